@@ -1,0 +1,36 @@
+# The AICD source-grounded assistant. `make run` and `make test` are the two commands a newcomer needs.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test install lint typecheck eval bench check-package serve clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+## run: install, migrate, build the context pack, print the demo login, serve on 127.0.0.1:8000
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py build_context_pack
+	$(BIN)/python manage.py ensure_demo_user
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+## test: install and run the whole suite
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+
+check-package: $(STAMP)
+	$(BIN)/python manage.py build_context_pack --check
+
+clean:
+	rm -rf var staticfiles test-artifacts

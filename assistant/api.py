@@ -1,0 +1,41 @@
+"""DRF endpoints: parse input, call the one service, return its result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_not_required
+from django.utils.decorators import method_decorator
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from assistant import services
+from assistant.api_errors import ApplicationError
+from assistant.serializers import ChatInputSerializer
+from assistant.types import Mode
+
+
+@method_decorator(login_not_required, name="dispatch")
+class SourceGroundedChatView(APIView):
+    """POST a question; get an answered, refused or diagnostic run (always 200 when handled)."""
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "chat"
+
+    @extend_schema(request=ChatInputSerializer, responses={200: OpenApiTypes.OBJECT})
+    def post(self, request: Request) -> Response:
+        data = ChatInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values: dict[str, Any] = data.validated_data
+        if values["session_source_ids"]:
+            raise ApplicationError(
+                "unknown_session_source",
+                "No session source with that id exists in this session.",
+                fields={"session_source_ids": ["Unknown session source id."]},
+            )
+        run = services.answer(question=values["question"], mode=Mode(values["mode"]))
+        return Response(run.to_dict())

@@ -1,0 +1,92 @@
+"""Citation records by class: package, current/public and uploaded/session, never merged."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from assistant import lanes
+from assistant.current.base import CurrentRef
+from assistant.prompt import SourceRef
+from assistant.types import Citation, PackageRow
+
+EXCERPT_CHARS = 360
+CURRENT_AUTHORITY_NOTE = (
+    "Current/public context. Not approved package authority and not approval of any kind."
+)
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """The first ``limit`` characters of ``text`` cut at a word boundary."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:") + "…"
+
+
+def package_ref(citation_id: str, row: PackageRow) -> SourceRef:
+    return SourceRef(
+        citation_id=citation_id,
+        citation_class=lanes.PACKAGE_CITATION,
+        title=f"{row.title} — {row.heading}",
+        text=row.text,
+        meta={"source_path": row.source_path, "claim_boundary": row.claim_boundary},
+    )
+
+
+def package_citation(citation_id: str, row: PackageRow) -> Citation:
+    return Citation(
+        id=citation_id,
+        citation_class=lanes.PACKAGE_CITATION,
+        title=f"{row.title} — {row.heading}",
+        excerpt=excerpt(row.text),
+        claim_boundary=row.claim_boundary,
+        fields={
+            "source_path": row.source_path,
+            "reader_target": row.reader_target,
+            "source_family": row.source_family,
+            "source_quality": row.source_quality,
+            "row_id": row.row_id,
+        },
+    )
+
+
+def current_ref(citation_id: str, ref: CurrentRef) -> SourceRef:
+    return SourceRef(
+        citation_id=citation_id,
+        citation_class=lanes.CURRENT_CITATION,
+        title=ref.title,
+        text=ref.snippet,
+        meta={
+            "url": ref.url,
+            "trust_label": ref.trust_label,
+            "freshness_label": ref.freshness_label,
+            "retrieved_at": ref.retrieved_at,
+            "claim_boundary": ref.claim_boundary,
+        },
+    )
+
+
+def current_citation(citation_id: str, ref: CurrentRef) -> Citation:
+    return Citation(
+        id=citation_id,
+        citation_class=lanes.CURRENT_CITATION,
+        title=ref.title,
+        excerpt=ref.snippet,
+        claim_boundary=ref.claim_boundary,
+        fields={
+            "url": ref.url,
+            "source_id": ref.source_id,
+            "source_type": ref.source_type,
+            "trust_label": ref.trust_label,
+            "freshness_label": ref.freshness_label,
+            "retrieved_at": ref.retrieved_at,
+            "authority_note": CURRENT_AUTHORITY_NOTE,
+        },
+    )
+
+
+def class_counts(citations: Iterable[Citation]) -> dict[str, int]:
+    counts = Counter(c.citation_class for c in citations)
+    return {cls: counts.get(cls, 0) for cls in lanes.CITATION_CLASSES}

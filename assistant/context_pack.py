@@ -1,0 +1,179 @@
+"""The context pack: package rows plus their search index, built once and loaded at run time."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+
+from assistant.package import Package, load_package, package_files, package_version
+from assistant.retrieval import Expansion, Index
+from assistant.types import PackageRow
+
+logger = logging.getLogger(__name__)
+
+PACK_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class ContextPack:
+    """Rows, index and the package version they were built from."""
+
+    package_version: str
+    package_dir: str
+    rows: tuple[PackageRow, ...]
+    index: Index
+    artifacts: tuple[dict[str, object], ...]
+
+    def row(self, row_id: str) -> PackageRow | None:
+        for row in self.rows:
+            if row.row_id == row_id:
+                return row
+        return None
+
+
+def build(package: Package) -> ContextPack:
+    """Turn a parsed package into rows and a BM25 index (in memory)."""
+    rows = tuple(package.rows())
+    expansion = Expansion.from_glossary(package.glossary_synonyms())
+    artifacts = tuple(
+        {
+            "source_path": a.source_path,
+            "title": a.title,
+            "topic": a.topic,
+            "topic_number": a.topic_number,
+            "source_family": a.source_family,
+            "source_quality": a.source_quality,
+            "claim_boundary": a.claim_boundary,
+            "summary": a.summary,
+            "sections": [{"heading": s.heading, "anchor": s.anchor} for s in a.sections],
+        }
+        for a in package.artifacts
+    )
+    return ContextPack(
+        package_version=package.version,
+        package_dir=str(package.root),
+        rows=rows,
+        index=Index.build(rows, expansion),
+        artifacts=artifacts,
+    )
+
+
+def write(pack: ContextPack, directory: Path) -> None:
+    """Write the pack atomically: a temporary directory renamed into place."""
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".pack-", dir=directory.parent))
+    try:
+        (tmp / "rows.json").write_text(
+            json.dumps([r.to_dict() for r in pack.rows], ensure_ascii=False)
+        )
+        (tmp / "manifest.json").write_text(
+            json.dumps(
+                {
+                    "format": PACK_FORMAT,
+                    "package_version": pack.package_version,
+                    "package_dir": pack.package_dir,
+                    "row_count": len(pack.rows),
+                    "artifacts": list(pack.artifacts),
+                },
+                ensure_ascii=False,
+                indent=1,
+            )
+        )
+        pack.index.save(tmp / "index")
+        old = directory.with_name(directory.name + ".old")
+        if directory.exists():
+            os.replace(directory, old)
+        os.replace(tmp, directory)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def read(directory: Path) -> ContextPack:
+    """Load a written pack; raises FileNotFoundError or ValueError if it is missing or unusable."""
+    manifest = json.loads((directory / "manifest.json").read_text())
+    if manifest.get("format") != PACK_FORMAT:
+        raise ValueError("context pack was written by another format version")
+    rows = tuple(PackageRow(**r) for r in json.loads((directory / "rows.json").read_text()))
+    if len(rows) != manifest.get("row_count"):
+        raise ValueError("context pack rows do not match its manifest")
+    return ContextPack(
+        package_version=manifest["package_version"],
+        package_dir=manifest["package_dir"],
+        rows=rows,
+        index=Index.load(directory / "index", rows),
+        artifacts=tuple(manifest["artifacts"]),
+    )
+
+
+_lock = threading.Lock()
+_cached: ContextPack | None = None
+_cached_stat: tuple[tuple[str, int, int], ...] | None = None
+
+
+def _stat_fingerprint(package_dir: Path) -> tuple[tuple[str, int, int], ...]:
+    """Cheap change detector: each artifact's path, size and modification time."""
+    if not package_dir.is_dir():
+        return ()
+    out = []
+    for path in package_files(package_dir):
+        st = path.stat()
+        out.append((path.as_posix(), st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
+def get_context_pack() -> ContextPack:
+    """The pack for the configured package: the built artifact when current, else built in memory.
+
+    Loaded once per process. With DEBUG on, artifact edits are noticed (by size and mtime) and
+    the pack reloaded. A missing or stale pack is rebuilt in memory with a warning naming the
+    command that builds it, so a package edit never serves answers from an outdated index.
+    """
+    global _cached, _cached_stat
+    package_dir = Path(settings.AICD_PACKAGE_DIR)
+    if _cached is not None and not settings.DEBUG:
+        return _cached
+    stat = _stat_fingerprint(package_dir)
+    if _cached is not None and stat == _cached_stat:
+        return _cached
+    with _lock:
+        if _cached is not None and stat == _cached_stat:
+            return _cached
+        version = package_version(package_dir) if package_dir.is_dir() else ""
+        directory = Path(settings.AICD_CONTEXT_PACK_DIR)
+        pack: ContextPack | None = None
+        try:
+            pack = read(directory)
+            if pack.package_version != version:
+                logger.warning(
+                    "Context pack in %s is stale (built from %s, package is %s); rebuilding in "
+                    "memory. Run 'manage.py build_context_pack' to refresh it.",
+                    directory, pack.package_version, version,
+                )
+                pack = None
+        except (FileNotFoundError, ValueError, KeyError, TypeError, json.JSONDecodeError):
+            logger.warning(
+                "No usable context pack in %s; building in memory. Run 'manage.py "
+                "build_context_pack' to build it ahead of time.", directory,
+            )
+        if pack is None:
+            pack = build(load_package(package_dir))
+        _cached, _cached_stat = pack, stat
+        return pack
+
+
+def reset_cache() -> None:
+    """Forget the loaded pack (tests and package reloads)."""
+    global _cached, _cached_stat
+    with _lock:
+        _cached = None
+        _cached_stat = None

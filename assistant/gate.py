@@ -1,0 +1,126 @@
+"""The answer gate: parses provider text into lanes and verifies lane shape and citation ids.
+
+Whatever a provider returns, a reviewer only sees lanes whose citations name sources that were
+actually sent, in the class the lane admits; anything else becomes a sanitized diagnostic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from assistant import lanes
+from assistant.prompt import ProviderRequest
+from assistant.types import Lane
+
+MARKER_RE = re.compile(r"\[\s*([A-Za-z]+\d+(?:\s*[,;]\s*[A-Za-z]*\d+)*)\s*\]")
+_LABEL_ALTERNATION = "|".join(re.escape(label) for label in lanes.ALL_LABELS)
+LABEL_LINE_RE = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?(" + _LABEL_ALTERNATION + r")(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*$",
+    re.I | re.M,
+)
+MAX_ANSWER_CHARS = 20_000
+
+
+@dataclass(frozen=True)
+class GateResult:
+    """Verified lanes, or the list of problems that make the answer unshowable."""
+
+    lanes: tuple[Lane, ...]
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def citation_ids(text: str) -> list[str]:
+    """Every citation id in ``text`` in order of appearance, e.g. ``[P1, P2]`` gives P1, P2."""
+    ids: list[str] = []
+    for match in MARKER_RE.finditer(text):
+        for part in re.split(r"\s*[,;]\s*", match.group(1)):
+            if part:
+                ids.append(part.upper())
+    return ids
+
+
+def _canonical_label(found: str) -> str:
+    for label in lanes.ALL_LABELS:
+        if label.lower() == found.lower():
+            return label
+    return found
+
+
+def parse(text: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """Split text at lane-label lines; text before the first label is a problem."""
+    problems: list[str] = []
+    matches = list(LABEL_LINE_RE.finditer(text))
+    if not matches:
+        return [], ["the answer has no lane labels"]
+    if text[: matches[0].start()].strip():
+        problems.append("the answer has text before its first lane label")
+    sections = []
+    for i, m in enumerate(matches):
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
+        sections.append((_canonical_label(m.group(1)), text[m.end() : end].strip()))
+    return sections, problems
+
+
+def verify(text: str, request: ProviderRequest) -> GateResult:
+    """Check the provider's answer against what was sent; return lanes or problems, never both."""
+    if len(text) > MAX_ANSWER_CHARS:
+        return GateResult((), (f"the answer is longer than {MAX_ANSWER_CHARS} characters",))
+    with_uploads = bool(request.uploaded_refs)
+    required = lanes.required_lanes(request.mode, with_uploads=with_uploads)
+    allowed = lanes.allowed_order(request.mode, with_uploads=with_uploads)
+    sent = {ref.citation_id: ref.citation_class for ref in request.all_refs()}
+    sections, problems = parse(text)
+    labels = [label for label, _ in sections]
+
+    for label in labels:
+        if label not in allowed:
+            problems.append(f"lane '{label}' is not allowed in this mode")
+    if len(set(labels)) != len(labels):
+        problems.append("a lane label appears more than once")
+    if [label for label in labels if label in allowed] != [a for a in allowed if a in labels]:
+        problems.append("the lanes are not in the required order: " + ", ".join(required))
+    for label in required:
+        if label not in labels:
+            problems.append(f"the required lane '{label}' is missing")
+
+    result: list[Lane] = []
+    for label, body in sections:
+        ids = citation_ids(body)
+        for cid in ids:
+            if cid not in sent:
+                problems.append(f"lane '{label}' cites {cid}, which was not among the sources sent")
+            elif label in lanes.LANE_CLASS and sent[cid] != lanes.LANE_CLASS[label]:
+                problems.append(
+                    f"lane '{label}' cites {cid}, a {sent[cid]}; it admits only {lanes.LANE_CLASS[label]}s"
+                )
+        problems.extend(_lane_content_problems(label, body, ids, request))
+        unique = tuple(dict.fromkeys(ids))
+        result.append(Lane(label=label, text=body, citation_ids=unique))
+    if problems:
+        return GateResult((), tuple(dict.fromkeys(problems)))
+    return GateResult(tuple(result), ())
+
+
+def _lane_content_problems(
+    label: str, body: str, ids: list[str], request: ProviderRequest
+) -> list[str]:
+    if not body:
+        return [f"lane '{label}' is empty"]
+    if label == lanes.CURRENT_SAYS and not request.current_refs:
+        if " ".join(body.split()) != lanes.CURRENT_NOT_RETRIEVED:
+            return [f"lane '{label}' makes claims although no current/public source was sent"]
+        return []
+    if label == lanes.DIVERGENCE and not ids:
+        if " ".join(body.split()) != lanes.DIVERGENCE_FALLBACK:
+            return [f"lane '{label}' has no citation and is not the exact no-divergence sentence"]
+        return []
+    if label in lanes.LANE_CLASS:
+        paragraphs = [p for p in re.split(r"\n\s*\n", body) if p.strip()]
+        if any(not citation_ids(p) for p in paragraphs):
+            return [f"a paragraph of lane '{label}' has no citation"]
+    return []

@@ -1,0 +1,74 @@
+"""Answer lanes: the exact labels, which lanes each mode carries, and which citation class each admits."""
+
+from __future__ import annotations
+
+from assistant.types import Mode
+
+PACKAGE_SAYS = "Package says"
+CURRENT_SAYS = "Current/public source says"
+SYNTHESIS = "Synthesis / implications"
+DIVERGENCE = "Divergence / update candidate"
+UPLOADED_SAYS = "Uploaded session source says"
+ASSESSMENT = "Assessment / synthesis"
+MISSING_EVIDENCE = "Missing evidence / owner decision needed"
+
+ALL_LABELS = (
+    PACKAGE_SAYS,
+    CURRENT_SAYS,
+    SYNTHESIS,
+    DIVERGENCE,
+    UPLOADED_SAYS,
+    ASSESSMENT,
+    MISSING_EVIDENCE,
+)
+
+PACKAGE_CITATION = "package citation"
+CURRENT_CITATION = "current/public citation"
+UPLOADED_CITATION = "uploaded/session citation"
+CITATION_CLASSES = (PACKAGE_CITATION, CURRENT_CITATION, UPLOADED_CITATION)
+ID_PREFIX = {PACKAGE_CITATION: "P", CURRENT_CITATION: "C", UPLOADED_CITATION: "U"}
+CLASS_OF_PREFIX = {v: k for k, v in ID_PREFIX.items()}
+
+# Source lanes admit one citation class only; the others may cite anything that was sent.
+LANE_CLASS = {
+    PACKAGE_SAYS: PACKAGE_CITATION,
+    CURRENT_SAYS: CURRENT_CITATION,
+    UPLOADED_SAYS: UPLOADED_CITATION,
+}
+
+DIVERGENCE_FALLBACK = (
+    "No direct divergence found in the cited sources. No package update candidate is proposed "
+    "from this answer alone."
+)
+CURRENT_NOT_RETRIEVED = (
+    "Not retrieved. No current/public source was retrieved for this question, so no current "
+    "claim is made."
+)
+
+
+def required_lanes(mode: Mode, *, with_uploads: bool) -> tuple[str, ...]:
+    """Lanes an answer must carry, in order."""
+    lanes: tuple[str, ...]
+    if mode is Mode.PACKAGE_CURRENT:
+        lanes = (PACKAGE_SAYS, CURRENT_SAYS, SYNTHESIS, DIVERGENCE)
+    else:
+        lanes = (PACKAGE_SAYS,)
+    if with_uploads:
+        lanes += (UPLOADED_SAYS, ASSESSMENT, MISSING_EVIDENCE)
+    return lanes
+
+
+def optional_lanes(mode: Mode) -> tuple[str, ...]:
+    """Lanes an answer may add: package-only answers may carry a synthesis lane."""
+    return (SYNTHESIS,) if mode is Mode.PACKAGE_ONLY else ()
+
+
+def allowed_order(mode: Mode, *, with_uploads: bool) -> tuple[str, ...]:
+    """Every lane the mode admits, in the order they must appear."""
+    if mode is Mode.PACKAGE_CURRENT:
+        base: tuple[str, ...] = (PACKAGE_SAYS, CURRENT_SAYS, SYNTHESIS, DIVERGENCE)
+    else:
+        base = (PACKAGE_SAYS, SYNTHESIS)
+    if with_uploads:
+        base += (UPLOADED_SAYS, ASSESSMENT, MISSING_EVIDENCE)
+    return base

@@ -1,0 +1,46 @@
+"""Ask one question through the same pipeline as the API and the chat page."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from assistant import services
+from assistant.types import Mode
+
+
+class Command(BaseCommand):
+    help = "Ask the approved package one question; --json prints exactly the API response body."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("question")
+        parser.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.PACKAGE_ONLY.value)
+        parser.add_argument("--json", action="store_true", help="print the API response body")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        question = options["question"].strip()
+        if not question:
+            raise CommandError("The question is empty.")
+        run = services.answer(question=question, mode=Mode(options["mode"]))
+        if options["json"]:
+            self.stdout.write(json.dumps(run.to_dict(), indent=2, ensure_ascii=False))
+            return
+        self.stdout.write(f"[{run.state.value}] mode={run.mode.value} run={run.run_id}")
+        if run.refusal:
+            self.stdout.write(f"Refused ({run.refusal.pattern}): {run.refusal.message}")
+        if run.diagnostic:
+            self.stdout.write(f"Diagnostic: {run.diagnostic}")
+        for notice in run.notices:
+            self.stdout.write(f"Notice ({notice.pattern}): {notice.message}")
+        for lane in run.lanes:
+            self.stdout.write(f"\n{lane.label}\n{lane.text}")
+        if run.citations:
+            self.stdout.write("\nCitations")
+            for c in run.citations:
+                where = c.fields.get("reader_target") or c.fields.get("url") or ""
+                self.stdout.write(f"  [{c.id}] {c.citation_class}: {c.title} {where}")
+        cc = run.current_context
+        self.stdout.write(f"\nCurrent context: {cc.adapter} / {cc.state} — {cc.detail}")
+        self.stdout.write(f"Behaviors: {', '.join(run.telemetry['behaviors'])}")

@@ -1,0 +1,42 @@
+"""Build (or only validate, with --check) the context pack from the configured package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from assistant import context_pack
+from assistant.package import PackageError, load_package
+
+
+class Command(BaseCommand):
+    help = "Turn the package's Markdown artifacts into context-pack rows and a search index."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--check", action="store_true", help="validate only; write nothing")
+        parser.add_argument("--package-dir", type=Path, default=None, help="override AICD_PACKAGE_DIR")
+        parser.add_argument("--out", type=Path, default=None, help="override AICD_CONTEXT_PACK_DIR")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        package_dir = options["package_dir"] or Path(settings.AICD_PACKAGE_DIR)
+        try:
+            package = load_package(package_dir)
+        except PackageError as exc:
+            lines = "\n".join(f"  - {p}" for p in exc.problems)
+            raise CommandError(
+                f"The package in {package_dir} is broken ({len(exc.problems)} problem(s)):\n{lines}"
+            ) from None
+        rows = package.rows()
+        summary = (
+            f"{len(package.artifacts)} artifacts, {len(rows)} sections, package version {package.version}"
+        )
+        if options["check"]:
+            self.stdout.write(self.style.SUCCESS(f"Package OK: {summary} ({package_dir})"))
+            return
+        out = options["out"] or Path(settings.AICD_CONTEXT_PACK_DIR)
+        context_pack.write(context_pack.build(package), out)
+        context_pack.reset_cache()
+        self.stdout.write(self.style.SUCCESS(f"Context pack built: {summary} -> {out}"))

@@ -1,0 +1,68 @@
+"""The embedded offline provider: quotes the best-matching sentences of the sources it is sent."""
+
+from __future__ import annotations
+
+from assistant import lanes
+from assistant.prompt import ProviderRequest, SourceRef
+from assistant.providers.base import BaseProvider, ProviderResponse
+from assistant.retrieval import content_stems
+from assistant.sentences import best_sentences
+
+MAX_PACKAGE_REFS_QUOTED = 4
+
+
+class DeterministicProvider(BaseProvider):
+    """Extractive and deterministic: every sentence it writes is a quoted source sentence plus its id.
+
+    It needs no network and gives the same answer for the same request, which makes it the
+    embedded default and the reference for the answer gate.
+    """
+
+    name = "deterministic"
+
+    @property
+    def model(self) -> str:
+        return "extractive-v1"
+
+    def complete(self, request: ProviderRequest) -> ProviderResponse:
+        terms = content_stems(request.question)
+        out: dict[str, str] = {}
+        out[lanes.PACKAGE_SAYS] = self._quote_refs(request.package_refs[:MAX_PACKAGE_REFS_QUOTED], terms)
+        if lanes.CURRENT_SAYS in request.lane_order:
+            out[lanes.CURRENT_SAYS] = (
+                self._quote_refs(request.current_refs, terms, per_ref=1)
+                if request.current_refs
+                else lanes.CURRENT_NOT_RETRIEVED
+            )
+        if lanes.SYNTHESIS in request.lane_order:
+            out[lanes.SYNTHESIS] = self._synthesis(request)
+        if lanes.DIVERGENCE in request.lane_order:
+            out[lanes.DIVERGENCE] = lanes.DIVERGENCE_FALLBACK
+        text = "\n\n".join(f"{label}\n{out[label]}" for label in request.lane_order if label in out)
+        return ProviderResponse(text=text, model=self.model)
+
+    @staticmethod
+    def _quote_refs(refs: tuple[SourceRef, ...], terms: list[str], per_ref: int = 2) -> str:
+        paragraphs = []
+        for i, ref in enumerate(refs):
+            limit = per_ref if i == 0 else 1
+            quoted = best_sentences(ref.text, terms, limit=limit)
+            if quoted:
+                paragraphs.append(" ".join(f"{s} [{ref.citation_id}]" for s in quoted))
+        return "\n\n".join(paragraphs)
+
+    @staticmethod
+    def _synthesis(request: ProviderRequest) -> str:
+        p = request.package_refs[0].citation_id
+        if request.current_refs:
+            c = request.current_refs[0].citation_id
+            return (
+                f"The approved package guidance [{p}] remains the source of record for this "
+                f"question; the current/public source [{c}] is context to compare against it and "
+                f"does not change package authority. This is an implication of the cited lanes, "
+                f"not source evidence."
+            )
+        return (
+            f"Only approved package guidance [{p}] supports this answer; no current/public source "
+            f"was retrieved to compare it with."
+        )

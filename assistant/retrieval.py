@@ -1,0 +1,305 @@
+"""Lexical retrieval over context-pack rows: BM25 (bm25s) with field weighting and glossary expansion."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import bm25s
+import Stemmer
+
+from assistant.types import PackageRow
+
+TOKEN_RE = re.compile(r"[a-z0-9]+")
+HEADING_WEIGHT = 3
+TITLE_WEIGHT = 2
+PHRASE_PREFIX = "ph_"
+
+# Function words that carry no topic signal. Deliberately small: "not", "without" and the like
+# are kept out of this list only where they never decide relevance.
+STOPWORDS = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further
+    had has have having he her here hers herself him himself his how i if in into is it its itself
+    just me more most my myself no nor of off on once only or other our ours ourselves out over
+    same she should so some such than that the their theirs them themselves then there these they
+    this those through to too under until up very was we were what when where which while who whom
+    why will with would you your yours yourself yourselves s t d ll m re ve y
+    please tell say says said according also shall may might must
+    get got want need let lets know kind thing things something anything way really
+    """.split()
+)
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Stemmer.Stemmer:
+    return Stemmer.Stemmer("english")
+
+
+def words(text: str) -> list[str]:
+    """Lowercased alphanumeric words of ``text`` (accents folded)."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return TOKEN_RE.findall(folded.lower())
+
+
+def stems(text: str) -> list[str]:
+    """Every word of ``text`` stemmed, stopwords included (phrases need them)."""
+    return _stemmer().stemWords(words(text))
+
+
+def content_stems(text: str) -> list[str]:
+    """Stemmed words of ``text`` without stopwords: the unit of BM25 matching."""
+    ws = [w for w in words(text) if w not in STOPWORDS]
+    return _stemmer().stemWords(ws)
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """Glossary-derived phrases and synonyms: the package's own vocabulary for query expansion."""
+
+    phrases: tuple[tuple[str, ...], ...]
+    synonyms: dict[tuple[str, ...], tuple[str, ...]]
+
+    @classmethod
+    def from_glossary(cls, glossary: dict[str, list[str]]) -> Expansion:
+        phrases: set[tuple[str, ...]] = set()
+        synonyms: dict[tuple[str, ...], tuple[str, ...]] = {}
+        for term, alternatives in glossary.items():
+            canonical = tuple(stems(term))
+            if not canonical:
+                continue
+            if len(canonical) > 1:
+                phrases.add(canonical)
+            for alternative in alternatives:
+                alt = tuple(stems(alternative))
+                if not alt or alt == canonical:
+                    continue
+                if len(alt) > 1:
+                    phrases.add(alt)
+                synonyms.setdefault(alt, canonical)
+        return cls(phrases=tuple(sorted(phrases, key=lambda p: (-len(p), p))), synonyms=synonyms)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "phrases": [list(p) for p in self.phrases],
+            "synonyms": [[list(k), list(v)] for k, v in sorted(self.synonyms.items())],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> Expansion:
+        phrases = tuple(tuple(p) for p in data.get("phrases", []))  # type: ignore[union-attr]
+        synonyms = {tuple(k): tuple(v) for k, v in data.get("synonyms", [])}  # type: ignore[union-attr]
+        return cls(phrases=phrases, synonyms=synonyms)
+
+    def phrase_tokens(self, seq: Sequence[str]) -> list[str]:
+        """Phrase tokens for every glossary phrase found in a stemmed word sequence."""
+        found: list[str] = []
+        if not self.phrases:
+            return found
+        for phrase in self.phrases:
+            n = len(phrase)
+            for i in range(len(seq) - n + 1):
+                if tuple(seq[i : i + n]) == phrase:
+                    found.append(PHRASE_PREFIX + "_".join(phrase))
+        return found
+
+    def expansions_by_word(self, seq: Sequence[str]) -> dict[str, set[str]]:
+        """For each query word inside a synonym occurrence, the canonical tokens it expands to."""
+        out: dict[str, set[str]] = {}
+        for alt, canonical in self.synonyms.items():
+            n = len(alt)
+            for i in range(len(seq) - n + 1):
+                if tuple(seq[i : i + n]) == alt:
+                    tokens = set(canonical)
+                    if len(canonical) > 1:
+                        tokens.add(PHRASE_PREFIX + "_".join(canonical))
+                    for word in alt:
+                        out.setdefault(word, set()).update(tokens)
+        return out
+
+    def expand(self, seq: Sequence[str]) -> list[str]:
+        """Canonical-term tokens for every synonym occurring in a stemmed word sequence."""
+        extra: list[str] = []
+        for alt, canonical in self.synonyms.items():
+            n = len(alt)
+            for i in range(len(seq) - n + 1):
+                if tuple(seq[i : i + n]) == alt:
+                    extra.extend(s for s in canonical if s not in _STEMMED_STOPWORDS())
+                    if len(canonical) > 1:
+                        extra.append(PHRASE_PREFIX + "_".join(canonical))
+                    break
+        return extra
+
+
+@lru_cache(maxsize=1)
+def _STEMMED_STOPWORDS() -> frozenset[str]:  # noqa: N802 - a cached constant
+    return frozenset(_stemmer().stemWords(sorted(STOPWORDS)))
+
+
+def analyze(text: str, expansion: Expansion) -> list[str]:
+    """Index-side tokens of a text: content stems plus glossary phrase tokens."""
+    seq = stems(text)
+    return [s for s in seq if s not in _STEMMED_STOPWORDS()] + expansion.phrase_tokens(seq)
+
+
+def row_tokens(row: PackageRow, expansion: Expansion) -> list[str]:
+    """Field-weighted tokens for one row: heading and title count more than body text."""
+    return (
+        analyze(row.text, expansion)
+        + analyze(row.heading, expansion) * HEADING_WEIGHT
+        + analyze(row.title, expansion) * TITLE_WEIGHT
+    )
+
+
+def query_tokens(question: str, expansion: Expansion) -> list[str]:
+    """Query-side tokens: content stems, phrase tokens and glossary synonym expansions."""
+    seq = stems(question)
+    base = [s for s in seq if s not in _STEMMED_STOPWORDS()]
+    return base + expansion.phrase_tokens(seq) + expansion.expand(seq)
+
+
+@dataclass(frozen=True)
+class Hit:
+    row: PackageRow
+    score: float
+    matched_terms: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """Ranked rows and the support decision the refusal policy relies on."""
+
+    hits: tuple[Hit, ...]
+    query_terms: tuple[str, ...]
+    supported: bool
+    top_score: float
+    coverage: float
+
+    @property
+    def top(self) -> Hit | None:
+        return self.hits[0] if self.hits else None
+
+
+@dataclass(frozen=True)
+class SupportThreshold:
+    """Calibrated minimum evidence for "package support".
+
+    ``coverage`` is the share of the question's informative weight (IDF of each distinct query
+    word, ``unknown_weight`` for words the package never uses) that the top row matches;
+    ``min_matched_weight`` asks for at least one reasonably specific word in common.
+    """
+
+    min_score: float = 1.0
+    min_coverage: float = 0.5
+    min_matched_weight: float = 2.0
+    unknown_weight: float = 2.0
+
+
+class Index:
+    """A BM25 index over the context-pack rows, built once and loaded from disk afterwards."""
+
+    def __init__(
+        self,
+        rows: Sequence[PackageRow],
+        expansion: Expansion,
+        bm25: bm25s.BM25,
+        doc_freq: dict[str, int],
+    ):
+        self.rows = list(rows)
+        self.expansion = expansion
+        self._bm25 = bm25
+        self.doc_freq = doc_freq
+
+    @classmethod
+    def build(cls, rows: Sequence[PackageRow], expansion: Expansion) -> Index:
+        bm25 = bm25s.BM25()
+        corpus = [row_tokens(row, expansion) or [""] for row in rows]
+        bm25.index(corpus, show_progress=False)
+        doc_freq: dict[str, int] = {}
+        for tokens in corpus:
+            for token in set(tokens):
+                doc_freq[token] = doc_freq.get(token, 0) + 1
+        return cls(rows, expansion, bm25, doc_freq)
+
+    def save(self, directory: Path) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        self._bm25.save(str(directory / "bm25"))
+        (directory / "expansion.json").write_text(json.dumps(self.expansion.to_json()))
+        (directory / "doc_freq.json").write_text(json.dumps(self.doc_freq))
+
+    @classmethod
+    def load(cls, directory: Path, rows: Sequence[PackageRow]) -> Index:
+        bm25 = bm25s.BM25.load(str(directory / "bm25"))
+        expansion = Expansion.from_json(json.loads((directory / "expansion.json").read_text()))
+        doc_freq = json.loads((directory / "doc_freq.json").read_text())
+        return cls(rows, expansion, bm25, doc_freq)
+
+    def idf(self, term: str) -> float | None:
+        """BM25's IDF for a term, or None when the package never uses it."""
+        df = self.doc_freq.get(term)
+        if not df:
+            return None
+        n = len(self.rows)
+        return math.log((n - df + 0.5) / (df + 0.5) + 1.0)
+
+    def vocabulary(self) -> Iterable[str]:
+        return (t for t in self._bm25.vocab_dict if t)
+
+    def search(
+        self, question: str, *, k: int = 5, threshold: SupportThreshold | None = None
+    ) -> SearchResult:
+        threshold = threshold or SupportThreshold()
+        terms = query_tokens(question, self.expansion)
+        known = [t for t in terms if t in self._bm25.vocab_dict]
+        if not known or not self.rows:
+            return SearchResult((), tuple(terms), False, 0.0, 0.0)
+        k = min(k, len(self.rows))
+        docs, scores = self._bm25.retrieve([known], k=k, show_progress=False, n_threads=1)
+        hits: list[Hit] = []
+        unique_terms = set(terms)
+        for doc_id, score in zip(docs[0], scores[0], strict=True):
+            if score <= 0:
+                continue
+            row = self.rows[int(doc_id)]
+            row_terms = set(row_tokens(row, self.expansion))
+            matched = tuple(sorted(t for t in unique_terms if t in row_terms))
+            hits.append(Hit(row=row, score=float(score), matched_terms=matched))
+        if not hits:
+            return SearchResult((), tuple(terms), False, 0.0, 0.0)
+        top = hits[0]
+        coverage, matched_weight = self._coverage(question, top, threshold)
+        supported = (
+            top.score >= threshold.min_score
+            and coverage >= threshold.min_coverage
+            and matched_weight >= threshold.min_matched_weight
+        )
+        return SearchResult(tuple(hits), tuple(terms), supported, top.score, coverage)
+
+    def _coverage(self, question: str, top: Hit, threshold: SupportThreshold) -> tuple[float, float]:
+        """IDF-weighted share of the question's own words (not expansions) the top row matches.
+
+        A word counts as matched when the row has it, or when the row has the canonical glossary
+        term that the word (or the phrase it is part of) expands to.
+        """
+        seq = stems(question)
+        base = list(dict.fromkeys(s for s in seq if s not in _STEMMED_STOPWORDS()))
+        matched_set = set(top.matched_terms)
+        expansions = self.expansion.expansions_by_word(seq)
+        total = matched = 0.0
+        for word in base:
+            weight = self.idf(word)
+            if weight is None:
+                weight = threshold.unknown_weight
+            total += weight
+            if word in matched_set or expansions.get(word, set()) & matched_set:
+                matched += weight
+        if total == 0:
+            return 0.0, 0.0
+        return matched / total, matched

@@ -1,0 +1,40 @@
+"""Sentence splitting and query-overlap scoring, for extractive (quoted) answers."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from assistant.retrieval import content_stems
+
+_SPLIT = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(*`])")
+MIN_SENTENCE_CHARS = 25
+_REFERENCE_LINES = ("See:", "Also called:")
+MAX_SENTENCE_CHARS = 600
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of a plain-text block; each line is split separately, table rows are skipped."""
+    out: list[str] = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or " | " in line or line.startswith(_REFERENCE_LINES) or "Also called:" in line:
+            continue
+        for sentence in _SPLIT.split(line):
+            sentence = sentence.strip()
+            if MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS:
+                out.append(sentence if sentence[-1] in ".!?:" else sentence + ".")
+    return out
+
+
+def best_sentences(text: str, terms: Iterable[str], *, limit: int) -> list[str]:
+    """Up to ``limit`` sentences with the most query terms, returned in their original order."""
+    wanted = set(terms)
+    sentences = split_sentences(text)
+    scored = []
+    for position, sentence in enumerate(sentences):
+        overlap = len(wanted.intersection(content_stems(sentence)))
+        scored.append((overlap, -position, sentence))
+    top = sorted(scored, reverse=True)[:limit]
+    chosen = [s for s in top if s[0] > 0] or top[:1]
+    return [s[2] for s in sorted(chosen, key=lambda s: -s[1])]

@@ -1,0 +1,14 @@
+"""Assistant URLs: the chat page, the package reader and the chat API."""
+
+from django.urls import path
+
+from assistant import api, views
+
+app_name = "assistant"
+
+urlpatterns = [
+    path("", views.chat, name="chat"),
+    path("html/", views.reader_index, name="reader-index"),
+    path("html/<path:source_path>", views.reader, name="reader"),
+    path("api/source-grounded-chat", api.SourceGroundedChatView.as_view(), name="api-chat"),
+]

@@ -1,0 +1,78 @@
+"""Template views: the chat page and the package reader. Each calls one service and renders it."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
+
+from assistant import lanes, services
+from assistant.context_pack import get_context_pack
+from assistant.forms import ChatForm
+from assistant.reader import render_artifact
+from assistant.rendering import render_prose
+from assistant.types import MODE_DISPLAY_NAMES, Mode, Run
+
+
+def _run_view_model(run: Run) -> dict[str, object]:
+    groups = []
+    for cls, label, css in (
+        (lanes.PACKAGE_CITATION, "Package citations", "package"),
+        (lanes.CURRENT_CITATION, "Current/public citations", "current"),
+        (lanes.UPLOADED_CITATION, "Uploaded/session citations", "uploaded"),
+    ):
+        items = run.citations_of_class(cls)
+        if items:
+            groups.append({"label": label, "css": css, "citation_class": cls, "items": items})
+    return {
+        "run": run,
+        "lanes": [{"label": lane.label, "html": render_prose(lane.text)} for lane in run.lanes],
+        "citation_groups": groups,
+        "telemetry": run.telemetry,
+    }
+
+
+@require_http_methods(["GET", "POST"])
+def chat(request: HttpRequest) -> HttpResponse:
+    """The chat page: a question form, then the run's lanes, citations by class and summary."""
+    context: dict[str, object] = {
+        "adapter": settings.AICD_CURRENT_CONTEXT_ADAPTER,
+        "modes": MODE_DISPLAY_NAMES,
+    }
+    if request.method == "POST":
+        form = ChatForm(request.POST)
+        if form.is_valid():
+            run = services.answer(
+                question=form.cleaned_data["question"], mode=Mode(form.cleaned_data["mode"])
+            )
+            context.update(_run_view_model(run))
+            form = ChatForm(initial={"mode": run.mode.value, "question": form.cleaned_data["question"]})
+    else:
+        form = ChatForm()
+    context["form"] = form
+    return render(request, "assistant/chat.html", context)
+
+
+def reader_index(request: HttpRequest) -> HttpResponse:
+    pack = get_context_pack()
+    by_family: dict[str, list[dict[str, object]]] = defaultdict(list)
+    artifacts = sorted(
+        pack.artifacts, key=lambda a: (a.get("topic_number") is None, a.get("topic_number") or 0)
+    )
+    for artifact in artifacts:
+        by_family[str(artifact["source_family"])].append(artifact)
+    return render(
+        request,
+        "assistant/reader_index.html",
+        {"artifacts": artifacts, "package_version": pack.package_version, "row_count": len(pack.rows)},
+    )
+
+
+def reader(request: HttpRequest, source_path: str) -> HttpResponse:
+    page = render_artifact(get_context_pack(), source_path)
+    if page is None:
+        raise Http404("No package artifact at this path.")
+    return render(request, "assistant/reader.html", {"page": page})
