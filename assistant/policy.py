@@ -84,7 +84,7 @@ def notice(pattern: Pattern) -> Notice:
 
 
 # ------------------------------------------------------------------------------------ patterns
-_SECRET_NOUNS = (  # noqa: S105 - a pattern of nouns, not a password
+_SECRET_NOUNS = (
     r"passwords?|passwd|pass ?phrases?|api[ -]?keys?|secret(?: key)?s?|access tokens?|bearer tokens?"
     r"|auth(?:entication)? tokens?|tokens? value|credentials?|creds|private keys?|ssh keys?"
     r"|cookies?|session (?:ids?|cookies?|tokens?)|otp|one[- ]time (?:codes?|passwords?|passcodes?)"
