@@ -101,14 +101,24 @@ class Expansion:
     def phrase_tokens(self, seq: Sequence[str]) -> list[str]:
         """Phrase tokens for every glossary phrase found in a stemmed word sequence."""
         found: list[str] = []
-        if not self.phrases:
+        by_first = self._phrases_by_first()
+        if not by_first:
             return found
-        for phrase in self.phrases:
-            n = len(phrase)
-            for i in range(len(seq) - n + 1):
-                if tuple(seq[i : i + n]) == phrase:
+        for i, word in enumerate(seq):
+            for phrase in by_first.get(word, ()):
+                if tuple(seq[i : i + len(phrase)]) == phrase:
                     found.append(PHRASE_PREFIX + "_".join(phrase))
         return found
+
+    def _phrases_by_first(self) -> dict[str, tuple[tuple[str, ...], ...]]:
+        cached = self.__dict__.get("_by_first")
+        if cached is None:
+            grouped: dict[str, list[tuple[str, ...]]] = {}
+            for phrase in self.phrases:
+                grouped.setdefault(phrase[0], []).append(phrase)
+            cached = {k: tuple(v) for k, v in grouped.items()}
+            object.__setattr__(self, "_by_first", cached)
+        return cached
 
     def expansions_by_word(self, seq: Sequence[str]) -> dict[str, set[str]]:
         """For each query word inside a synonym occurrence, the canonical tokens it expands to."""
@@ -167,6 +177,8 @@ def query_tokens(question: str, expansion: Expansion) -> list[str]:
 
 @dataclass(frozen=True)
 class Hit:
+    """A ranked row; ``matched_terms`` is filled for the top hit only (it decides support)."""
+
     row: PackageRow
     score: float
     matched_terms: tuple[str, ...]
@@ -264,12 +276,15 @@ class Index:
         docs, scores = self._bm25.retrieve([known], k=k, show_progress=False, n_threads=1)
         hits: list[Hit] = []
         unique_terms = set(terms)
-        for doc_id, score in zip(docs[0], scores[0], strict=True):
+        for rank, (doc_id, score) in enumerate(zip(docs[0], scores[0], strict=True)):
             if score <= 0:
                 continue
             row = self.rows[int(doc_id)]
-            row_terms = set(row_tokens(row, self.expansion))
-            matched = tuple(sorted(t for t in unique_terms if t in row_terms))
+            matched: tuple[str, ...] = ()
+            if rank == 0:
+                # Only the top row decides support; the others need no term analysis.
+                row_terms = set(row_tokens(row, self.expansion))
+                matched = tuple(sorted(t for t in unique_terms if t in row_terms))
             hits.append(Hit(row=row, score=float(score), matched_terms=matched))
         if not hits:
             return SearchResult((), tuple(terms), False, 0.0, 0.0)
