@@ -71,7 +71,7 @@ def answer(
     pack = get_context_pack()
     with ctx.watch.phase("retrieval"):
         search = pack.index.search(ctx.question, k=SEARCH_DEPTH)
-    decision = policy.decide(ctx.question, search)
+    decision = policy.decide(ctx.question, search, correct=pack.index.correct)
     if decision.refusal is not None:
         return _refused(ctx, decision.refusal, provider, adapter_name, search=search)
 

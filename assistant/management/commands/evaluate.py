@@ -1,0 +1,33 @@
+"""Run the labelled evaluation set and print (optionally write) the grounding report."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+
+from assistant import evaluation
+from assistant.context_pack import get_context_pack
+
+
+class Command(BaseCommand):
+    help = "Score refusal precision/recall, answer rates and top-3 retrieval hits on the eval set."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--questions", type=Path, default=Path(settings.BASE_DIR) / "tests/eval/questions.jsonl"
+        )
+        parser.add_argument("--write", type=Path, default=None, help="also write the Markdown report")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        logging.getLogger("assistant.runs").setLevel(logging.WARNING)
+        report = evaluation.evaluate(evaluation.load_questions(options["questions"]))
+        text = evaluation.render_markdown(report, package_version=get_context_pack().package_version)
+        self.stdout.write(text)
+        if options["write"]:
+            options["write"].write_text(text)
+        if not report.meets_targets():
+            self.stderr.write("Some targets are not met.")
