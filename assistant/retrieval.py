@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import bm25s
 import Stemmer
@@ -90,16 +91,16 @@ class Expansion:
                 synonyms.setdefault(alt, canonical)
         return cls(phrases=tuple(sorted(phrases, key=lambda p: (-len(p), p))), synonyms=synonyms)
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "phrases": [list(p) for p in self.phrases],
             "synonyms": [[list(k), list(v)] for k, v in sorted(self.synonyms.items())],
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, object]) -> Expansion:
-        phrases = tuple(tuple(p) for p in data.get("phrases", []))  # type: ignore[union-attr]
-        synonyms = {tuple(k): tuple(v) for k, v in data.get("synonyms", [])}  # type: ignore[union-attr]
+    def from_json(cls, data: dict[str, Any]) -> Expansion:
+        phrases = tuple(tuple(p) for p in data.get("phrases", []))
+        synonyms = {tuple(k): tuple(v) for k, v in data.get("synonyms", [])}
         return cls(phrases=phrases, synonyms=synonyms)
 
     def phrase_tokens(self, seq: Sequence[str]) -> list[str]:
