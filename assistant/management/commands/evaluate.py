@@ -18,16 +18,26 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--questions", type=Path, default=Path(settings.BASE_DIR) / "tests/eval/questions.jsonl"
+            "--questions",
+            type=Path,
+            action="append",
+            help="a labelled JSONL set (repeatable); default: tests/eval/questions.jsonl and heldout.jsonl",
         )
         parser.add_argument("--write", type=Path, default=None, help="also write the Markdown report")
 
     def handle(self, *args: Any, **options: Any) -> None:
         logging.getLogger("assistant.runs").setLevel(logging.WARNING)
-        report = evaluation.evaluate(evaluation.load_questions(options["questions"]))
-        text = evaluation.render_markdown(report, package_version=get_context_pack().package_version)
+        eval_dir = Path(settings.BASE_DIR) / "tests/eval"
+        paths = options["questions"] or [eval_dir / "questions.jsonl", eval_dir / "heldout.jsonl"]
+        version = get_context_pack().package_version
+        parts, all_met = [], True
+        for path in paths:
+            report = evaluation.evaluate(evaluation.load_questions(path))
+            parts.append(evaluation.render_markdown(report, package_version=version, source=path.name))
+            all_met = all_met and report.meets_targets()
+        text = evaluation.HEADER + "\n".join(parts)
         self.stdout.write(text)
         if options["write"]:
             options["write"].write_text(text)
-        if not report.meets_targets():
+        if not all_met:
             self.stderr.write("Some targets are not met.")
