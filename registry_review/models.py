@@ -33,3 +33,6 @@ class RegistryReview(models.Model):
             (PERMISSION_CODENAME, "Can review current-source registries (validate, never store)")
         ]
         verbose_name = "registry review"
+
+    def __str__(self) -> str:
+        return "registry review permission"
