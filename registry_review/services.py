@@ -10,14 +10,14 @@ from rest_framework import status
 
 from assistant.api_errors import ApplicationError
 from registry_review.validation import (
+    MAX_REGISTRY_BYTES,
     RegistryReport,
     configured_registry_report,
     validate_registry_text,
 )
 
-#: The largest registry accepted for review, in bytes, checked before anything is parsed.
-MAX_REGISTRY_BYTES = 256 * 1024
-#: The largest request body read at all: a form-encoded paste can triple in size on the wire.
+#: The largest request body read at all (the registry limit is MAX_REGISTRY_BYTES, checked
+#: before anything is parsed): a form-encoded paste can triple in size on the wire.
 MAX_REQUEST_BYTES = 3 * MAX_REGISTRY_BYTES + 16 * 1024
 
 CONFIGURED = "configured"
@@ -64,7 +64,7 @@ def decode_submission(data: bytes) -> str:
 
 def _normalised_json(report: RegistryReport) -> str:
     """The valid records as one compact JSON value, ready for the registry environment variable."""
-    sources = [item.record.to_dict() for item in report.valid_records if item.record is not None]
+    sources = [record.to_dict() for record in report.valid_records]
     return json.dumps({"sources": sources}, ensure_ascii=False, separators=(",", ":"))
 
 

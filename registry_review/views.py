@@ -48,7 +48,7 @@ def _row(item: RecordReport) -> dict[str, Any]:
         "trust_label", "freshness_label", "claim_boundary", "query_terms",
     )
     return {
-        "number": item.index + 1,
+        "number": item.index,
         "id": _cell(item.id if item.id is not None else values.get("id")),
         "valid": item.valid,
         "errors": item.errors,

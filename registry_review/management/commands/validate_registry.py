@@ -87,7 +87,7 @@ class Command(BaseCommand):
             out(f"Records: {len(report.records)}, valid: {len(report.valid_records)}")
             for item in report.records:
                 status = "valid" if item.valid else "INVALID"
-                out(f"  {item.index + 1}. {item.id if item.id is not None else '(no id)'}: {status}")
+                out(f"  {item.index}. {item.id if item.id is not None else '(no id)'}: {status}")
                 for issue in item.errors:
                     out(f"       {self._issue('error', issue)}")
                 for issue in item.warnings:
