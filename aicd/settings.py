@@ -233,6 +233,8 @@ AICD_CURRENT_CONTEXT_ADAPTER = env.get_choice(
     "AICD_CURRENT_CONTEXT_ADAPTER", ("disabled", "allowlisted_public_fetch"), "disabled"
 )
 AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = env.get_str("AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON")
+# Ports other than 443 that registry URLs may use; an operator decision, never a registry one.
+AICD_CURRENT_CONTEXT_ALLOWED_PORTS = env.get_int_list("AICD_CURRENT_CONTEXT_ALLOWED_PORTS")
 AICD_PRICE_INPUT_PER_1K = env.get_float("AICD_PRICE_INPUT_PER_1K")
 AICD_PRICE_OUTPUT_PER_1K = env.get_float("AICD_PRICE_OUTPUT_PER_1K")
 AICD_MAX_QUESTION_CHARS = env.get_int("AICD_MAX_QUESTION_CHARS", 2000, minimum=50)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from assistant import citations as records
-from assistant import gate, lanes, policy, prompt, tokens
+from assistant import conflict, gate, lanes, policy, prompt, tokens
 from assistant import telemetry as tm
 from assistant.context_pack import get_context_pack
 from assistant.current.base import (
@@ -36,6 +36,7 @@ MAX_PACKAGE_REFS = 4
 RELATIVE_SCORE_FLOOR = 0.45
 SEARCH_DEPTH = 8
 WEAK_TRUST_LABELS = {"community", "news", "unknown", "vendor/self-published"}
+STALE_WORDS = ("stale", "outdated", "superseded", "historical", "unreviewed", "out of date")
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ def answer(
         [records.package_citation(f"P{i}", row) for i, row in enumerate(rows, 1)]
         + [records.current_citation(f"C{i}", r) for i, r in enumerate(current.refs, 1)]
     )
-    notices = _narrowing_notices(mode, current)
+    notices = _narrowing_notices(mode, current) + _conflict_notice(request)
     usage = _usage(request)
 
     try:
@@ -156,10 +157,17 @@ def _narrowing_notices(mode: Mode, current: CurrentContextResult) -> tuple[Notic
     if current.state != RETRIEVED or not current.refs:
         return (policy.notice(policy.Pattern.NO_CURRENT_SOURCE_SUPPORT),)
     weak = any(
-        r.trust_label in WEAK_TRUST_LABELS or "stale" in r.freshness_label.lower()
+        r.trust_label in WEAK_TRUST_LABELS or any(w in r.freshness_label.lower() for w in STALE_WORDS)
         for r in current.refs
     )
     return (policy.notice(policy.Pattern.STALE_OR_WEAK_CURRENT_SOURCE),) if weak else ()
+
+
+def _conflict_notice(request: prompt.ProviderRequest) -> tuple[Notice, ...]:
+    """package_current_conflict when a sent package and current source state opposite obligations."""
+    if not request.current_refs or conflict.detect(request.package_refs, request.current_refs) is None:
+        return ()
+    return (policy.notice(policy.Pattern.PACKAGE_CURRENT_CONFLICT),)
 
 
 def _usage(request: prompt.ProviderRequest) -> tokens.TokenUsage:
