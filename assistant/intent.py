@@ -31,7 +31,7 @@ _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s+-\s+|\n+")
 # -------------------------------------------------------------------------------- the asks
 # An ask addressed to the assistant: polite or imperative openings and direct "you" requests.
 _OPENING = r"(?:^|[,:]\s*)(?:(?:hey|hi|ok|okay|so|now|pls|plz|please|kindly|just|quickly|simply)\b[\s,]*)*"
-_YOU = r"(?:\b(?:can|could|will|would|won't|cant|can't)\s+(?:you|u|ya)\b|\b(?:i|we)\s+(?:need|want|would like|expect|require)\s+(?:you|u)(?:\s+to)?\b|\byou\s+(?:should|must|need to|have to)\b)"
+_YOU = r"(?:\b(?:can|could|will|would|won't|cant|can't)\s+(?:you|u|ya)\b|\b(?:(?:i|we)\s+)?(?:need|want|would like|expect|require)\s+(?:you|u|ya)(?:\s+to)?\b|\byou\s+(?:should|must|need to|have to)\b)"
 _REVEAL = (
     r"show|give|tell|reveal|print|dump|list|display|send|share|read|leak|expose|paste|export|output"
     r"|retrieve|fetch|look ?up|find|provide|disclose|extract|copy|email|echo|pull up|open|cat|spell out"
@@ -41,7 +41,7 @@ _REVEAL = (
 # ------------------------------------------------------------------------------ private data
 _SECRET = (
     r"passwords?|passwd|pass ?phrases?|api[ -]?keys?|secret(?: keys?)?s?|(?:access|bearer|auth|api|session|refresh)[ -]tokens?"
-    r"|tokens?|credentials?|creds|private keys?|ssh keys?|cookies?|session (?:ids?|cookies?|data|contents?)"
+    r"|(?:the|a|my|our|your|his|her|their|that|this) token(?! (?:counts?|budgets?|usage|costs?|limits?|estimates?))|credentials?|creds|private keys?|ssh keys?|cookies?|session (?:ids?|cookies?|data|contents?)"
     r"|otps?|one[- ]time (?:codes?|passwords?|passcodes?)|(?:mfa|2fa) codes?|connection strings?"
     r"|env(?:ironment)? (?:vars?|variables?|values?)|\.env|key ?vault|signing keys?|service account keys?"
     r"|(?:gateway|provider|prod|production|admin|root|redis|database|db) keys?"
@@ -51,6 +51,8 @@ _INTERNAL_DOC = (
     r"|post-?mortems?|minutes|meeting notes|operator(?:-only)? (?:receipts?|notes?|logs?)|validation receipts?"
     r"|internal (?:environment|host|server) names?|security test results?|pen(?:etration)? ?test (?:findings|results|reports?)"
     r"|audit (?:findings|logs?)|incident reports?|confidential (?:files?|documents?|data|reports?)"
+    r"|internal/operator \w+|operator evidence|commit (?:ids|hashes|shas)|(?:environment |server |internal )?host ?names"
+    r"|(?:error|access|application|app|server|gunicorn|nginx|system|debug|request|audit) logs?|log (?:lines|files?|entries)|request bodies"
     r"|(?:findings|results|reports?) (?:from|of) (?:the |our )?(?:last |latest |recent )?(?:internal )?(?:pen ?test|penetration test|security (?:audit|review|assessment)|internal audit)"
     r"|(?:chat|session|conversation)s? (?:logs?|histor(?:y|ies)|transcripts?|exports?)|server logs?"
     r"|user accounts?|e-?mail addresses|usernames|user list|list of users|customer (?:lists?|records|data|emails?)"
@@ -58,14 +60,15 @@ _INTERNAL_DOC = (
 )
 _PERSONAL = (
     r"salar(?:y|ies)|payroll|earns?|earning|paid|pay ?grade|bonus(?:es)?|sick (?:leave|days?)|medical (?:records?|history|leave)"
-    r"|performance (?:ratings?|reviews?|scores?)|home address(?:es)?|phone numbers?|date of birth|birthday|age"
+    r"|performance (?:ratings?|reviews?|scores?)|home address(?:es)?|phone numbers?|date of birth|salary bands?|pay bands?"
     r"|disciplinary \w+|vacation (?:days|dates|balance)|leave dates"
 )
 _OTHERS = (
     r"(?:other|another|previous|prior|earlier|last|the last|all the|every|all) (?:users?|reviewers?|people|persons?|colleagues?|sessions?|customers?)"
     r"|(?:the )?(?:user|reviewer|person|someone) (?:before|ahead of) me|(?:somebody|someone|everyone|everybody) else"
     r"|my (?:colleagues?|co-?workers?|manager|boss|director|team ?mates?|supervisor|reports)"
-    r"|the \w+ team|user [\w.@-]+|(?-i:[A-Z][a-z]+ [A-Z][a-z]+)"
+    r"|the \w+ (?:team|department|dept|group|unit)|(?:people|folks|anyone|someone|users?) (?:in|from|on) (?:the )?\w+|user [\w.@-]+"
+    r"|(?-i:[A-Z][a-z]+ [A-Z][a-z]+)|my (?:colleague|co-?worker|manager|boss) (?-i:[A-Z][a-z]+)"
 )
 _THEIR_ACTIVITY = r"ask(?:ed|s|ing)?|questions?|upload(?:ed|s)?|files?|sessions?|histor(?:y|ies)|chats?|prompts?|quer(?:y|ies)|prds?|drafts?|conversations?|search(?:ed|es)?|typed|submitted"
 _POLICY_WORDS = r"polic(?:y|ies)|rules?|guidance|practices?|approach|process|handling|handled|handle|ways?|requirements?|standards?|controls?|guidelines?|recommendations?|rotation|storage|stored|kept|keep"
@@ -73,7 +76,7 @@ _POLICY_WORDS = r"polic(?:y|ies)|rules?|guidance|practices?|approach|process|han
 PRIVATE_DATA_RULES = (
     # "show me the database password", "print the provider configuration including the token"
     re.compile(
-        r"\b" + _any(_REVEAL) + r"\b(?:\s+(?:me|us|back))?\s+(?:(?!" + _any(_POLICY_WORDS) + r"\b)[\w'.-]+\s+){0,10}?"
+        r"\b" + _any(_REVEAL) + r"\b(?:\s+(?:me|us|back))?\s+(?:(?!" + _any(_POLICY_WORDS) + r"\b)[\w'.,/-]+\s+){0,10}?"
         + _any(_SECRET, _INTERNAL_DOC, _PERSONAL) + r"\b(?!\s+(?:" + _POLICY_WORDS + r")\b)",
         re.I,
     ),
@@ -87,29 +90,35 @@ PRIVATE_DATA_RULES = (
     re.compile(r"\bwhat did\b.{0,60}\b" + _any(_INTERNAL_DOC) + r"\b.{0,30}\b(?:say|said|decide|decided|conclude|contain)", re.I),
     # Someone else's activity: "what did other users ask", "questions the finance team asked"
     re.compile(
-        r"\b(?:what|which|show|list|tell|give|see|read|view|access)\b.{0,40}\b" + _any(_OTHERS) + r"\b.{0,40}\b" + _any(_THEIR_ACTIVITY) + r"\b",
+        r"\b(?:what|which|" + _REVEAL + r"|see|view|access)\b.{0,40}\b" + _any(_OTHERS) + r"\b.{0,40}\b" + _any(_THEIR_ACTIVITY) + r"\b",
         re.I,
     ),
     re.compile(
-        r"\b(?:what|which|show|list|tell|give|see|read|view|access)\b.{0,40}\b" + _any(_THEIR_ACTIVITY) + r"\b.{0,30}\b(?:did|has|have|of|from|by)\s+" + _any(_OTHERS) + r"\b",
+        r"\b(?:what|which|" + _REVEAL + r"|see|view|access)\b.{0,40}\b" + _any(_THEIR_ACTIVITY) + r"\b.{0,30}\b(?:did|has|have|of|from|by)\s+" + _any(_OTHERS) + r"\b",
         re.I,
     ),
     # Personal data about a named or described person
     re.compile(r"\b(?:how much|what)\b.{0,30}\b(?:does|did|is|was)\s+(?:(?-i:[A-Z][a-z]+)|my \w+|our \w+)\b.{0,40}\b" + _any(_PERSONAL) + r"\b", re.I),
-    re.compile(r"\b" + _any(_PERSONAL) + r"\b.{0,30}\b(?:of|for|does|did)\s+(?:(?-i:[A-Z][a-z]+)|my \w+)\b", re.I),
+    re.compile(r"\b" + _any(_PERSONAL) + r"\b.{0,30}\b(?:of|for|does|did|is|was|has)\s+(?:(?-i:[A-Z][a-z]+)|my \w+)\b", re.I),
+    # Other people's details: "include their emails and exactly what they typed"
+    re.compile(r"\b(?:include|with|give|list|show|send|share|tell)\b.{0,25}\b(?:their|his|her)\s+(?:e-?mails?|e-?mail addresses|names|phone numbers|addresses|questions|uploads|messages|chats|prompts|sessions)\b", re.I),
+    re.compile(r"\bwhat (?:they|he|she|others|people) (?:typed|asked|wrote|uploaded|searched|said to you)\b", re.I),
+    re.compile(r"\b(?:first|last)\s+(?:\d+|few|couple of|two|three|four|five|six|eight)\s+(?:characters|chars|digits|letters)\b.{0,40}\b" + _any(_SECRET) + r"\b", re.I),
+    # "the internal evidence behind the release... paste it here"
+    re.compile(_any(_SECRET, _INTERNAL_DOC) + r"\b.{0,100}\b(?:paste|show|send|share|dump|print)\s+(?:it|them|that|those|everything|the works)\b", re.I),
     re.compile(r"\b(?:(?-i:[A-Z][a-z]+)(?:'s)?|(?:his|her|their))\s+" + _any(_PERSONAL) + r"\b", re.I),
     re.compile(r"\b(?:AICD_[A-Z_]+|DJANGO_SECRET_KEY|SECRET_KEY|DATABASE_URL)\b"),
 )
 
 # -------------------------------------------------------------------------------- approval
 _APPROVE = (
-    r"approve|re-?approve|ok|okay|sign[- ]?off(?: on)?|sign it off|certify|authori[sz]e|green[- ]?light|bless|sanction"
+    r"approve|re-?approve|ok|okay|sign[- ]?off(?: on)?|sign it off|certify|authori[sz]e|green[- ]?light|bless|sanction|stamp"
     r"|accredit|endorse|rubber[- ]?stamp|whitelist|allowlist|clear|validate|accept|pass|waive"
 )
 _APPROVED = (
     r"approved|certified|authori[sz]ed|compliant|cleared|permitted|sanctioned|signed[- ]off|endorsed|accepted|passed"
     r"|gxp[- ]?(?:ready|compliant|validated)|good to go|fine to use|safe to use|(?:regulatory|production|audit|go-?live)[- ]ready"
-    r"|ready for (?:production|prod|go-?live|launch|release)|exempt"
+    r"|ready for (?:production|prod|go-?live|launch|release)|exempt|[\w]+-ready|validated|verified"
 )
 _CONFIRMABLE = (
     _APPROVED + r"|allowed|acceptable|ok|okay|fine|sufficient|enough|adequate|ready|good to \w+|safe|legal|lawful|valid"
@@ -117,18 +126,19 @@ _CONFIRMABLE = (
 )
 _APPROVAL_NOUN = (
     r"approval|sign-?off|go-?ahead|green ?light|permission|authori[sz]ation|certification|blessing|exception|waiver"
-    r"|exemption|attestation|clearance|pass|letter of approval"
+    r"|exemption|attestation|clearance|pass|letter of approval|ok|okay|thumbs[- ]up|nod"
 )
 APPROVAL_RULES = (
     # Addressed to the assistant: "can you approve", "we need you to sign off", "pls OK the contract"
-    re.compile(r"(?:" + _YOU + r")\s+(?:please\s+|just\s+|pls\s+|quickly\s+)?(?:" + _APPROVE + r"|confirm|declare|certify|attest|provide|give|grant|issue|write|sign)\b", re.I),
+    re.compile(r"(?:" + _YOU + r")\s+(?:please\s+|just\s+|pls\s+|quickly\s+)?(?:" + _APPROVE + r"|confirm|declare|certify|attest)\b", re.I),
+    re.compile(r"(?:" + _YOU + r")\s+(?:please\s+|just\s+|pls\s+|quickly\s+)?(?:provide|give|grant|issue|write|send)\b.{0,30}\b(?:" + _APPROVAL_NOUN + r")\b", re.I),
     re.compile(_OPENING + r"(?:" + _APPROVE + r")\b(?!\s*(?:process(?:es)?|criteria|steps?|rules?|by|from|is|are|was|means?|[?]|$))", re.I),
     re.compile(r"\b(?:please|pls|plz|just|kindly|so)\s+(?:" + _APPROVE + r")\b", re.I),
     re.compile(r"\band\s+(?:approve|sign off|certify|authori[sz]e|green-?light|rubber-?stamp|ok|okay)\s+(?:it|this|that|our|the|them)\b", re.I),
     re.compile(r"\b(?:give|grant|issue|provide|send|write)\s+(?:us|me|them|our \w+(?: \w+)?)?\s*(?:the\s+|an?\s+|your\s+)?(?:formal\s+|final\s+|written\s+|official\s+|regulatory\s+|security\s+|legal\s+|policy\s+)?(?:" + _APPROVAL_NOUN + r")\b", re.I),
     # "confirm our chatbot is GDPR compliant", "declare that our design has passed security review"
     re.compile(
-        r"(?:^|[,:;]\s*|\b(?:please|pls|just|can|could|will|would|you|to|and|so)\s+)(?:confirm|verify|declare|state|certify|attest|guarantee|assure (?:me|us)|promise)\b(?:\s+(?:to\s+(?:me|us)|for\s+us))?(?:\s+that)?"
+        r"(?:^|[,:;]\s*|\b(?:please|pls|just|can|could|will|would|you|to|and|so)\s+)(?:confirm|verify|declare|state|say|certify|attest|guarantee|assure (?:me|us)|promise)\b(?:\s+(?:to\s+(?:me|us)|for\s+us))?(?:\s+that)?"
         r".{0,90}\b(?:is|are|am|'s|'re|be|been|was|were|as|will|would|does|do|has|have)?\s*(?:now\s+|fully\s+|officially\s+|still\s+)?(?:[\w-]+\s+){0,2}(?:" + _CONFIRMABLE + r")\b",
         re.I,
     ),
@@ -137,7 +147,7 @@ APPROVAL_RULES = (
     re.compile(r"\b(?:draft|write|add|insert|put|append|include)\b.{0,60}\b(?:stating|saying|that says|to say|declaring|confirming|approved|signed off|certified)\b", re.I),
     # Approval status of the asker's own thing: "is our vendor cleared for patient data?"
     re.compile(
-        r"(?:^|\b(?:so|and|but)\s+)(?:is|are)\s+(?:our|the|this|that|my|these|those|we|they|\w+'s)\s+(?:[\w-]+\s+){0,6}(?:" + _APPROVED + r")\b"
+        r"(?:^|\b(?:so|and|but)\s+)(?:is|are)\s+(?:our|the|this|that|my|these|those|we|they|\w+'s)\s+(?:[\w'-]+\s+){0,10}(?:" + _APPROVED + r")\b"
         r"(?:\s+(?:for|to|in|under|by|with|now)\b|\s*[?,.!]|\s*$|\s+(?:right|yet)\b)",
         re.I,
     ),
@@ -162,7 +172,7 @@ _PROCESS_QUESTION = re.compile(
     r"|what (?:does|do) (?:the )?(?:playbook|package)\b|according to\b|per the playbook)",
     re.I,
 )
-_DIRECT = (0, 4, 7)  # rules that hold even inside a process-style question
+_DIRECT = (0, 1, 5, 8)  # rules that hold even inside a process-style question
 
 # --------------------------------------------------------------------------- upload boundary
 UPLOAD_BOUNDARY_RULES = (
@@ -180,6 +190,7 @@ UPLOAD_BOUNDARY_RULES = (
 _LEISURE = (
     r"poems?|limericks?|haikus?|sonnets?|songs?|lyrics|raps?(?: verse)?|stor(?:y|ies)|jokes?|riddles?|fairy tales?"
     r"|puns?|toasts?|love letters?|birthday (?:messages?|cards?|wish(?:es)?)|wedding speech(?:es)?|thank[- ]you notes?|greeting cards?"
+    r"|speech(?:es)?|best man|eulogy|vows|opening lines?|pick-?up lines?|captions?"
 )
 _OFF_TOPIC = (
     r"recipes?|weather|forecast|horoscope|astrology|lottery|football|soccer|basketball|cricket|baseball|tennis|world cup|super bowl|olympics"
@@ -197,7 +208,7 @@ GENERAL_CHAT_RULES = (
     ),
     re.compile(r"\b(?:" + _OFF_TOPIC + r")\b", re.I),
     re.compile(r"\b(?:recommend|suggest)\b.{0,30}\b(?:books?|movies?|films?|shows?|series|songs?|albums?|games?|podcasts?|restaurants?|hotels?|names?)\b", re.I),
-    # Jailbreaks and role play
+    # Jailbreaks and role play (checked before approval rules: "confirm by saying DAN online")
     re.compile(r"\b(?:pretend|act as|acting as (?:my|a|an)|role-?play|you are now|you're now|imagine you(?: are|'re)|from now on,? you(?: are|'re)?|developer mode|system override|jailbreak|dan mode)\b", re.I),
     re.compile(r"\b(?:no|without)\s+(?:any\s+)?(?:rules|restrictions|limits|filters|guardrails|sources|citations)\b", re.I),
     re.compile(r"(?:^|[.!?:;#]\s*)(?:please\s+|now\s+)?(?:ignore|disregard|forget)\b.{0,40}\b(?:instructions|rules|guardrails|prompt|policy|above|before|previous|everything)\b", re.I),
@@ -211,6 +222,16 @@ GENERAL_CHAT_RULES = (
     ),
     re.compile(r"\bwhat(?:'s| is)\s+(?:a\s+)?\d+(?:\.\d+)?\s*%\s+(?:tip|of)\b|\bsolve\b.{0,20}\bequation\b", re.I),
     re.compile(r"^\s*(?:hi|hello|hey|yo|good (?:morning|afternoon|evening)|how are you|what's up|sup|thanks|thank you)\b[\s!?.,]*(?:there)?[\s!?.]*$", re.I),
+)
+
+
+JAILBREAK_RULES = (GENERAL_CHAT_RULES[3], GENERAL_CHAT_RULES[4], GENERAL_CHAT_RULES[5])
+
+
+# "we need regulatory sign-off stating X - can you provide that?"
+_APPROVAL_THEN_ASK = re.compile(
+    r"\b(?:" + _APPROVAL_NOUN + r")\b.{0,160}(?:" + _YOU + r")\s+(?:please\s+|just\s+)?(?:provide|give|grant|issue|write|send|do)\s+(?:that|it|this|one|us one)\b",
+    re.I,
 )
 
 
@@ -230,10 +251,14 @@ def screen(question: str) -> Intent | None:
     raw = " ".join(question.split())
     text = _QUOTED.sub(" ", raw)
     sentences = _sentences(text) or [text]
-    if any(rule.search(s) for s in sentences for rule in PRIVATE_DATA_RULES):
+    if any(rule.search(text) for rule in PRIVATE_DATA_RULES):
         return Intent.PRIVATE_DATA
     if any(rule.search(text) for rule in UPLOAD_BOUNDARY_RULES):
         return Intent.UPLOAD_BOUNDARY
+    if any(rule.search(text) for rule in JAILBREAK_RULES):
+        return Intent.GENERAL_CHAT
+    if _APPROVAL_THEN_ASK.search(text):
+        return Intent.APPROVAL
     if _QUOTED_APPROVAL.search(raw) and not _PROCESS_QUESTION.search(raw):
         return Intent.APPROVAL
     for sentence in sentences:

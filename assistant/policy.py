@@ -102,7 +102,7 @@ session prd proposal review reviewer reviews criteria readiness build engineerin
 csp csrf throttling rate limit scale telemetry logging audit incident escalation raci decision
 decisions policy policies trust freshness stale claim boundary boundaries glossary capability
 capabilities enterprise stakeholder stakeholders roadmap requirements evidence finding findings
-blocker concern metric metrics kpi accuracy latency quality fairness bias explainability
+blocker concern metric metrics kpi accuracy latency quality fairness bias
 transparency accountability framework frameworks control controls temperature wording
 nondeterminism deterministic capability capabilities iteration stop freshness quote quoted
 roll rollback rollbacks deterministic answerer lane lanes registry registries dpo cab prd poc rag

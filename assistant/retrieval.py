@@ -233,9 +233,9 @@ class SupportThreshold:
     """
 
     min_score: float = 1.0
-    min_coverage: float = 0.3
-    min_coverage_top: float = 0.5
-    min_matched_weight: float = 2.0
+    min_coverage: float = 0.2
+    min_coverage_top: float = 0.45
+    min_matched_weight: float = 1.5
     unknown_weight: float = 2.0
 
 

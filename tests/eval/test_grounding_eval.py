@@ -11,7 +11,7 @@ from assistant import evaluation
 HERE = Path(__file__).parent
 
 
-@pytest.fixture(scope="module", params=["questions.jsonl", "heldout.jsonl"])
+@pytest.fixture(scope="module", params=["questions.jsonl", "heldout.jsonl", "fresh.jsonl"])
 def report(request) -> evaluation.Report:
     return evaluation.evaluate(evaluation.load_questions(HERE / request.param))
 
@@ -19,7 +19,8 @@ def report(request) -> evaluation.Report:
 def test_the_set_is_large_and_labelled() -> None:
     questions = evaluation.load_questions(HERE / "questions.jsonl")
     questions += evaluation.load_questions(HERE / "heldout.jsonl")
-    assert len(questions) >= 400
+    questions += evaluation.load_questions(HERE / "fresh.jsonl")
+    assert len(questions) >= 550
     categories = {q.category for q in questions}
     assert {"in_scope", "borderline", "general_chat", "approval", "private_data"} <= categories
     package_topics = {p.stem for p in (HERE.parent.parent / "sample_package").glob("*.md")}

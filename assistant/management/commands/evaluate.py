@@ -21,14 +21,16 @@ class Command(BaseCommand):
             "--questions",
             type=Path,
             action="append",
-            help="a labelled JSONL set (repeatable); default: tests/eval/questions.jsonl and heldout.jsonl",
+            help="a labelled JSONL set (repeatable); default: the three sets in tests/eval/",
         )
         parser.add_argument("--write", type=Path, default=None, help="also write the Markdown report")
 
     def handle(self, *args: Any, **options: Any) -> None:
         logging.getLogger("assistant.runs").setLevel(logging.WARNING)
         eval_dir = Path(settings.BASE_DIR) / "tests/eval"
-        paths = options["questions"] or [eval_dir / "questions.jsonl", eval_dir / "heldout.jsonl"]
+        paths = options["questions"] or [
+            eval_dir / name for name in ("questions.jsonl", "heldout.jsonl", "fresh.jsonl")
+        ]
         version = get_context_pack().package_version
         parts, all_met = [], True
         for path in paths:
