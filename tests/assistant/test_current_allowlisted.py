@@ -162,10 +162,12 @@ def test_partial_failure_keeps_the_retrieved_source_and_reports_the_other():
     assert "Failed closed: source-a: the source answered HTTP 500." in result.detail
 
 
-def test_an_unexpected_error_still_fails_closed():
-    fetcher = PageFetcher({"source-a": RuntimeError("bug")})
-    result = adapter(registry(record("source-a")), fetcher).retrieve(question="Who is the risk owner?", package_rows=(ROW,))
+def test_an_unexpected_error_still_fails_closed_and_logs_no_question(caplog):
+    question = "Who is the risk owner for project Zephyr-7?"
+    fetcher = PageFetcher({"source-a": RuntimeError(f"bug while handling {question}")})
+    result = adapter(registry(record("source-a")), fetcher).retrieve(question=question, package_rows=(ROW,))
     assert result.state == base.FAIL_CLOSED and result.refs == ()
+    assert "RuntimeError" in caplog.text and "Zephyr" not in caplog.text
 
 
 def test_snippets_are_capped_at_1200_characters():
