@@ -29,15 +29,15 @@ POSITIVE_RE = re.compile(
     r"|\bneeds?\s+to\b|\b(?:is|are)\s+expected\s+to\b",
     re.I,
 )
-REQUIRES = "requires"
-RULES_OUT = "negates or waives"
+REQUIRES = "states an obligation"
+RULES_OUT = "negates or waives the obligation"
 _CUE_STEMS = frozenset(
     content_stems(
         "must should shall need needs required requires require mandatory always never optional "
         "prohibited forbidden unnecessary necessary expected obligatory skip omit waive forgo cannot"
     )
 )
-MIN_SHARED_TERMS = 2
+MIN_SHARED_TERMS = 3
 MIN_SHARED_SHARE = 0.5
 
 
@@ -73,15 +73,19 @@ def _shared_words(sentence: str, shared: set[str]) -> tuple[str, ...]:
 
 
 def detect(package_refs: tuple[SourceRef, ...], current_refs: tuple[SourceRef, ...]) -> Conflict | None:
-    """The first conflicting sentence pair, scanning package refs then current refs in order."""
+    """The most clearly conflicting sentence pair (most shared key terms), or None.
+
+    Ties go to the earliest package ref and sentence, so the result is deterministic.
+    """
     current = [
-        (ref.citation_id, s, polarity(s), _key_stems(s))
+        (ref.citation_id, s, side, _key_stems(s))
         for ref in current_refs
         for s in split_sentences(ref.text)
+        if (side := polarity(s)) is not None
     ]
-    current = [c for c in current if c[2] is not None]
     if not current:
         return None
+    best: tuple[tuple[int, float], Conflict] | None = None
     for ref in package_refs:
         for sentence in split_sentences(ref.text):
             side = polarity(sentence)
@@ -92,27 +96,33 @@ def detect(package_refs: tuple[SourceRef, ...], current_refs: tuple[SourceRef, .
                 if other_side == side:
                     continue
                 shared = stems & other_stems
-                smaller = min(len(stems), len(other_stems)) or 1
-                if len(shared) >= MIN_SHARED_TERMS and len(shared) / smaller >= MIN_SHARED_SHARE:
-                    return Conflict(
-                        package_id=ref.citation_id,
-                        package_sentence=sentence,
-                        package_polarity=side,
-                        current_id=cid,
-                        current_sentence=other,
-                        current_polarity=other_side or "",
-                        shared_words=_shared_words(sentence, shared),
+                share = len(shared) / (min(len(stems), len(other_stems)) or 1)
+                if len(shared) < MIN_SHARED_TERMS or share < MIN_SHARED_SHARE:
+                    continue
+                score = (len(shared), share)
+                if best is None or score > best[0]:
+                    best = (
+                        score,
+                        Conflict(
+                            package_id=ref.citation_id,
+                            package_sentence=sentence,
+                            package_polarity=side,
+                            current_id=cid,
+                            current_sentence=other,
+                            current_polarity=other_side,
+                            shared_words=_shared_words(sentence, shared),
+                        ),
                     )
-    return None
+    return best[1] if best else None
 
 
 def divergence_text(conflict: Conflict) -> str:
     """The Divergence lane for a conflict: the difference named plainly, then the decision needed."""
     p, c = conflict.package_id, conflict.current_id
-    about = ", ".join(conflict.shared_words[:6]) or "the same subject"
+    about = ", ".join(f'"{w}"' for w in conflict.shared_words[:8]) or "the same subject"
     return (
-        f"Conflict: on {about}, the package sentence {conflict.package_polarity} it [{p}], while the "
-        f"current/public sentence {conflict.current_polarity} it [{c}]. Both claims are kept with "
+        f"Conflict: on the shared terms {about}, the package sentence {conflict.package_polarity} "
+        f"[{p}], while the current/public sentence {conflict.current_polarity} [{c}]. Both claims are kept with "
         "their own citations; the difference is not resolved by model preference.\n\n"
         f"Decision needed: the package's source owner should decide whether the package guidance "
         f"[{p}] needs a human-reviewed update, after a freshness and trust review of the "

@@ -16,6 +16,11 @@ from assistant.reader import render_artifact
 from assistant.rendering import render_prose
 from assistant.types import MODE_DISPLAY_NAMES, Mode, Run
 
+CURRENT_GROUP_NOTE = (
+    "Current/public sources are not package authority. They are cited separately, may be stale, "
+    "incomplete or not approved, and approve nothing; package guidance remains the source of record."
+)
+
 
 def _run_view_model(run: Run) -> dict[str, object]:
     groups = []
@@ -26,7 +31,8 @@ def _run_view_model(run: Run) -> dict[str, object]:
     ):
         items = run.citations_of_class(cls)
         if items:
-            groups.append({"label": label, "css": css, "citation_class": cls, "items": items})
+            note = CURRENT_GROUP_NOTE if cls == lanes.CURRENT_CITATION else ""
+            groups.append({"label": label, "css": css, "citation_class": cls, "items": items, "note": note})
     return {
         "run": run,
         "lanes": [{"label": lane.label, "html": render_prose(lane.text)} for lane in run.lanes],

@@ -481,19 +481,20 @@ def _validate_data(data: object, *, production: bool, allowed_ports: frozenset[i
     first_index: dict[str, int] = {}
     for index, raw in enumerate(sources, 1):
         report = _validate_record(index, raw, production=production, allowed_ports=allowed_ports)
-        if report.id is not None:
-            if report.id in first_index:
+        rid = report.id
+        if rid is not None:
+            if rid in first_index:
                 duplicate = Issue(
                     "id",
                     "duplicate_id",
-                    f"id {report.id!r} is already used by record {first_index[report.id]}; every record needs its own id.",
+                    f"id {rid!r} is already used by record {first_index[rid]}; every record needs its own id.",
                 )
                 report = RecordReport(
                     index=report.index, id=report.id, valid=False, errors=report.errors + (duplicate,),
                     warnings=report.warnings, record=None, raw=report.raw,
                 )
             else:
-                first_index[report.id] = index
+                first_index[rid] = index
         reports.append(report)
     state = "valid" if all(r.valid for r in reports) else "invalid"
     return RegistryReport(state=state, records=tuple(reports))

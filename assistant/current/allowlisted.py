@@ -54,8 +54,9 @@ class AllowlistedPublicFetchAdapter(BaseCurrentContextAdapter):
     def retrieve(self, *, question: str, package_rows: tuple[PackageRow, ...]) -> CurrentContextResult:
         try:
             return self._retrieve(question, package_rows)
-        except Exception:  # noqa: BLE001 - a bug here must still fail closed, never a 500
-            logger.exception("current-context adapter failed unexpectedly")
+        except Exception as exc:  # noqa: BLE001 - a bug here must still fail closed, never a 500
+            # The type only: a message or traceback could carry question text into the logs.
+            logger.error("current-context adapter failed unexpectedly: %s", type(exc).__name__)
             return CurrentContextResult(
                 state=FAIL_CLOSED,
                 detail="Current/public retrieval failed closed because of an unexpected error; no current claim is made.",
