@@ -98,7 +98,7 @@ def labels(run) -> list[str]:
 # ------------------------------------------------------------------------------ refuse first
 @pytest.mark.parametrize(
     "question",
-    ["What is the best sourdough recipe?", "Which NIST rules govern quantum cryptography key exchange?"],
+    ["What is the best sourdough recipe?", "What does the playbook say about quantum key distribution satellites?"],
 )
 def test_no_package_support_calls_neither_adapter_nor_provider(question, exploding_provider):
     run = services.answer(
