@@ -15,9 +15,11 @@ import logging
 import queue
 import random
 import re
+import ssl
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -44,6 +46,7 @@ _jitter = random.SystemRandom()
 NOT_CONFIGURED = "not_configured"
 TIMEOUT = "timeout"
 CONNECTION_FAILED = "connection_failed"
+TLS_FAILED = "tls_failed"
 TRANSPORT_ERROR = "transport_error"
 AUTH_FAILED = "auth_failed"
 NOT_FOUND = "not_found"
@@ -71,6 +74,7 @@ class GatewayConfig:
     timeout_s: float
     temperature: float
     max_tokens: int | None
+    ca_bundle: str = ""
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,11 @@ def load_config() -> GatewayConfig:
     if not 0.0 <= temperature <= 2.0:
         raise ProviderError(NOT_CONFIGURED, "AICD_PROVIDER_TEMPERATURE must be between 0 and 2.")
     max_tokens = settings.AICD_PROVIDER_MAX_TOKENS or None
+    ca_bundle = settings.AICD_PROVIDER_CA_BUNDLE or ""
+    if ca_bundle and not Path(ca_bundle).is_file():
+        raise ProviderError(
+            NOT_CONFIGURED, "AICD_PROVIDER_CA_BUNDLE does not name a readable PEM file."
+        )
     return GatewayConfig(
         endpoint=chat_completions_url(base_url),
         model=model,
@@ -150,6 +159,7 @@ def load_config() -> GatewayConfig:
         timeout_s=float(settings.AICD_PROVIDER_TIMEOUT_S),
         temperature=float(temperature),
         max_tokens=max_tokens,
+        ca_bundle=ca_bundle,
     )
 
 
@@ -239,6 +249,7 @@ class OpenAICompatibleProvider(BaseProvider):
         if config.api_key:
             headers["Authorization"] = f"Bearer {config.api_key}"
         with httpx.Client(
+            verify=_tls_context(config),
             trust_env=False,
             follow_redirects=False,
             cookies=_refuse_all_cookies(),
@@ -285,12 +296,17 @@ class OpenAICompatibleProvider(BaseProvider):
                 raw = _read_bounded(response, deadline, cancel, config)
         except httpx.TimeoutException:
             return _Failed(_timeout_error(config), retryable=False)
-        except (httpx.ConnectError, httpx.RemoteProtocolError):
-            error = ProviderError(
-                CONNECTION_FAILED,
-                "Could not connect to the provider endpoint, or it dropped the connection.",
-            )
-            return _Failed(error, retryable=True)
+        except httpx.ConnectError as exc:
+            if _caused_by(exc, ssl.SSLError):
+                error = ProviderError(
+                    TLS_FAILED,
+                    "The provider's TLS certificate could not be verified; for a private CA "
+                    "set AICD_PROVIDER_CA_BUNDLE.",
+                )
+                return _Failed(error, retryable=False)
+            return _Failed(_connection_error(), retryable=True)
+        except httpx.RemoteProtocolError:
+            return _Failed(_connection_error(), retryable=True)
         except httpx.HTTPError as exc:
             logger.warning("provider transport error: %s", type(exc).__name__)
             error = ProviderError(TRANSPORT_ERROR, "The request to the provider failed in transport.")
@@ -378,6 +394,28 @@ def _read_bounded(
             raise _timeout_error(config)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _tls_context(config: GatewayConfig) -> ssl.SSLContext | bool:
+    """Verification is always on: httpx's default CA bundle, or the configured private CA's PEM."""
+    if config.ca_bundle:
+        return ssl.create_default_context(cafile=config.ca_bundle)
+    return True
+
+
+def _caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, kind):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _connection_error() -> ProviderError:
+    return ProviderError(
+        CONNECTION_FAILED, "Could not connect to the provider endpoint, or it dropped the connection."
+    )
 
 
 def _too_large() -> ProviderError:

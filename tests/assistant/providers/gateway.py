@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import ssl
 import threading
 import time
 from collections.abc import Callable
@@ -44,7 +45,7 @@ Reply = Callable[["_Handler", Received], None]
 class LoopbackGateway:
     """One scripted server on 127.0.0.1 with an ephemeral port."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: ssl.SSLContext | None = None) -> None:
         self.requests: list[Received] = []
         self.script: list[Reply] = []
         self.default: Reply | None = None
@@ -53,6 +54,10 @@ class LoopbackGateway:
         handler = type("Handler", (_Handler,), {"gateway": self})
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.server.daemon_threads = True
+        self.scheme = "http"
+        if tls is not None:
+            self.server.socket = tls.wrap_socket(self.server.socket, server_side=True)
+            self.scheme = "https"
         self._thread = threading.Thread(
             target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
         )
@@ -60,7 +65,7 @@ class LoopbackGateway:
     @property
     def url(self) -> str:
         host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"{self.scheme}://{host}:{port}"
 
     def start(self) -> LoopbackGateway:
         self._thread.start()

@@ -11,8 +11,10 @@ import json
 import logging
 import secrets
 import socket
+import ssl
 
 import pytest
+import trustme
 from django.test import override_settings
 
 from assistant import lanes, tokens
@@ -544,3 +546,49 @@ def test_misconfiguration_is_a_named_diagnostic_not_a_500(configured, api_client
     assert page.status_code == 200 and API_KEY.encode() not in page.content
     assert names.encode() in page.content
     assert configured.requests == []
+
+
+# --------------------------------------------------------------------------------------------- TLS
+
+
+@pytest.fixture
+def tls_gateway(tmp_path):
+    ca = trustme.CA()
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert("127.0.0.1").configure_cert(server_context)
+    ca_pem = tmp_path / "private-ca.pem"
+    ca.cert_pem.write_to_path(str(ca_pem))
+    server = gw.LoopbackGateway(tls=server_context).start()
+    with override_settings(
+        AICD_PROVIDER="openai_compatible",
+        AICD_PROVIDER_BASE_URL=server.url + "/v1",
+        AICD_PROVIDER_MODEL=MODEL,
+        AICD_PROVIDER_API_KEY=API_KEY,
+        AICD_PROVIDER_TIMEOUT_S=5.0,
+    ):
+        yield server, str(ca_pem)
+    server.stop()
+
+
+def test_https_gateway_with_a_private_ca_bundle(tls_gateway, api_client) -> None:
+    server, ca_pem = tls_gateway
+    server.then(gw.answer(package_answer))
+    with override_settings(AICD_PROVIDER_CA_BUNDLE=ca_pem):
+        body = ask(api_client)
+    assert body["state"] == "answered", body.get("diagnostic")
+    assert server.requests[0].headers["authorization"] == f"Bearer {API_KEY}"
+
+
+def test_untrusted_certificate_is_refused_before_anything_is_sent(tls_gateway, api_client) -> None:
+    server, _ = tls_gateway
+    body = ask(api_client)
+    assert_diagnostic(body, "tls_failed")
+    assert "AICD_PROVIDER_CA_BUNDLE" in body["diagnostic"]
+    assert server.requests == []
+
+
+def test_missing_ca_bundle_file_is_a_configuration_error(tls_gateway, api_client, tmp_path) -> None:
+    with override_settings(AICD_PROVIDER_CA_BUNDLE=str(tmp_path / "nope.pem")):
+        body = ask(api_client)
+    assert_diagnostic(body, "not_configured")
+    assert "nope.pem" not in body["diagnostic"]
