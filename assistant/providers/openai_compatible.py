@@ -42,7 +42,7 @@ _THINK_RE = re.compile(r"\A\s*<think>.*?</think>\s*", re.S | re.I)
 _UNSAFE_URL_CHARS = re.compile(r"[\s\\\x00-\x1f\x7f]")
 _jitter = random.SystemRandom()
 
-# Codes a reviewer may see in a diagnostic, with the reason each stands for.
+# Codes a reviewer may see in a diagnostic; docs/providers.md says when each occurs.
 NOT_CONFIGURED = "not_configured"
 TIMEOUT = "timeout"
 CONNECTION_FAILED = "connection_failed"
@@ -233,10 +233,7 @@ class OpenAICompatibleProvider(BaseProvider):
         except Exception as exc:  # the worker must always report back, whatever went wrong
             logger.error("provider call failed unexpectedly: %s", type(exc).__name__)
             result = ProviderError(UNEXPECTED, "The provider call failed unexpectedly.")
-        try:
-            outcome.put_nowait(result)
-        except queue.Full:  # pragma: no cover - only one result is ever put
-            pass
+        outcome.put(result)
 
     def _exchange(
         self, config: GatewayConfig, body: dict[str, Any], deadline: float, cancel: threading.Event

@@ -148,3 +148,24 @@ def test_cookie_jar_keeps_nothing() -> None:
     cookies = httpx.Cookies(jar)
     cookies.extract_cookies(response)
     assert len(jar) == 0
+
+
+@override_settings(AICD_PROVIDER_BASE_URL="http://127.0.0.1:9", AICD_PROVIDER_MODEL="m", AICD_PROVIDER_TIMEOUT_S=2.0)
+def test_an_unexpected_error_is_reported_by_type_only(monkeypatch, caplog) -> None:
+    from assistant import lanes
+    from assistant.prompt import ProviderRequest, SourceRef
+    from assistant.types import Mode
+
+    def broken(self, *args):
+        raise RuntimeError("internal detail sk-leaky-detail")
+
+    monkeypatch.setattr(oc.OpenAICompatibleProvider, "_exchange", broken)
+    request = ProviderRequest(
+        mode=Mode.PACKAGE_ONLY, question="q", lane_order=("Package says",),
+        package_refs=(SourceRef("P1", lanes.PACKAGE_CITATION, "t", "x"),),
+    )
+    with pytest.raises(ProviderError) as caught:
+        oc.OpenAICompatibleProvider().complete(request)
+    assert caught.value.code == "provider_failed"
+    assert "sk-leaky" not in caught.value.message and "sk-leaky" not in caplog.text
+    assert "RuntimeError" in caplog.text

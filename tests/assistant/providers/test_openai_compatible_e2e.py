@@ -370,7 +370,8 @@ def test_slow_answer_past_the_deadline_is_a_timeout(configured, api_client) -> N
 
 @pytest.mark.slow
 def test_trickling_server_cannot_stretch_the_deadline(configured, api_client) -> None:
-    configured.then(gw.trickle(total_bytes=400, every_s=0.1))
+    # Each byte arrives within the per-read timeout, so only the overall deadline can stop it.
+    configured.then(gw.trickle(total_bytes=20, every_s=0.7))
     with override_settings(AICD_PROVIDER_TIMEOUT_S=1.0):
         body = ask(api_client)
     assert_diagnostic(body, "timeout")
