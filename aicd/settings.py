@@ -229,6 +229,10 @@ AICD_PROVIDER_BASE_URL = env.get_str("AICD_PROVIDER_BASE_URL")
 AICD_PROVIDER_MODEL = env.get_str("AICD_PROVIDER_MODEL")
 AICD_PROVIDER_API_KEY = env.get_str("AICD_PROVIDER_API_KEY")
 AICD_PROVIDER_TIMEOUT_S = env.get_float("AICD_PROVIDER_TIMEOUT_S", 30.0) or 30.0
+# Optional Chat Completions parameters for the openai_compatible provider (0 tokens: not sent).
+AICD_PROVIDER_TEMPERATURE = env.get_float("AICD_PROVIDER_TEMPERATURE", 0.0)
+AICD_PROVIDER_MAX_TOKENS = env.get_int("AICD_PROVIDER_MAX_TOKENS", 0)
+AICD_PROVIDER_CA_BUNDLE = env.get_str("AICD_PROVIDER_CA_BUNDLE")  # PEM file for a private CA
 AICD_CURRENT_CONTEXT_ADAPTER = env.get_choice(
     "AICD_CURRENT_CONTEXT_ADAPTER", ("disabled", "allowlisted_public_fetch"), "disabled"
 )
