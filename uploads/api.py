@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from django.contrib.auth.decorators import login_not_required
@@ -17,7 +18,25 @@ from rest_framework.views import APIView
 
 from assistant.api_errors import ApplicationError
 from uploads import services
+from uploads.limits import LIMITS
+from uploads.refusals import Reason, SourceRefused
 from uploads.serializers import FileInputSerializer, PasteInputSerializer
+
+PASTE_BODY_BYTES = LIMITS.paste_chars * 6 + LIMITS.title_chars * 6 + 1024
+
+
+class PasteJSONParser(JSONParser):
+    """JSON with a byte cap that fits the largest paste (every character escaped) and its title."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        body = stream.read(PASTE_BODY_BYTES + 1) if stream is not None else b""
+        if len(body) > PASTE_BODY_BYTES:
+            raise SourceRefused(
+                Reason.TOO_LARGE,
+                f"The request body is larger than {PASTE_BODY_BYTES:,} bytes; pasted text is "
+                f"limited to {LIMITS.paste_chars:,} characters.",
+            )
+        return super().parse(io.BytesIO(body), media_type, parser_context)
 
 
 def owner_of(request: Request) -> str:
@@ -30,7 +49,7 @@ class SessionSourcesView(APIView):
 
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "uploads"
-    parser_classes = [JSONParser, MultiPartParser]
+    parser_classes = [PasteJSONParser, MultiPartParser]
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, operation_id="session_sources_list")
     def get(self, request: Request) -> Response:

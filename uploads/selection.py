@@ -36,7 +36,7 @@ GENERIC_STEMS = frozenset(
 
 @dataclass(frozen=True)
 class Excerpt:
-    """One uploaded segment chosen for a run, with the record it came from and its token cost."""
+    """One uploaded segment chosen for a run, with the record it came from and its text's tokens."""
 
     record: ExtractionRecord
     text: str
@@ -47,7 +47,11 @@ class Excerpt:
 
 @dataclass(frozen=True)
 class UploadSelection:
-    """The uploaded excerpts of one run and the counts its telemetry reports."""
+    """The uploaded excerpts of one run and the counts its telemetry reports.
+
+    ``selected_token_count`` counts the excerpts' own text; the run's
+    ``uploaded_session_source_tokens`` counts the whole uploaded group as sent, labels included.
+    """
 
     excerpts: tuple[Excerpt, ...] = ()
     selected_source_count: int = 0
@@ -78,6 +82,7 @@ class _Candidate:
     position: int
     segment: Segment
     score: int
+    tokens: int
     cost: int
 
 
@@ -110,8 +115,8 @@ def select(
         for position, segment in enumerate(source.segments):
             stems = set(content_stems(segment.text))
             score = QUESTION_WEIGHT * len(q_terms & stems) + len(p_terms & stems)
-            cost = tokens.count(segment.text) + overhead
-            cands.append(_Candidate(index, position, segment, score, cost))
+            text_tokens = tokens.count(segment.text)
+            cands.append(_Candidate(index, position, segment, score, text_tokens, text_tokens + overhead))
         per_source.append(cands)
 
     everything = [c for cands in per_source for c in cands]
@@ -126,7 +131,7 @@ def select(
             record=sources[c.source_index].record,
             text=c.segment.text,
             anchor=_anchor_with_column(sources[c.source_index], c.segment, q_terms | p_terms),
-            tokens=c.cost,
+            tokens=c.tokens,
             position=c.position,
         )
         for c in chosen
@@ -135,7 +140,7 @@ def select(
     return UploadSelection(
         excerpts=excerpts,
         selected_source_count=len(picked),
-        selected_token_count=sum(c.cost for c in chosen),
+        selected_token_count=sum(c.tokens for c in chosen),
         truncated_source_count=sum(
             1 for i, cands in enumerate(per_source) if 0 < picked.get(i, 0) < len(cands)
         ),

@@ -28,6 +28,14 @@
       return;
     }
     event.preventDefault();
+    var maxBytes = parseInt(form.getAttribute("data-max-bytes"), 10);
+    if (file.size > maxBytes) {
+      reject(file.name, "too_large", "The file is " + file.size.toLocaleString("en-US") +
+        " bytes; the largest accepted file is " + maxBytes.toLocaleString("en-US") +
+        " bytes (PDF and Word). Nothing was uploaded.");
+      form.reset();
+      return;
+    }
     var data = new FormData(form);
     var token = form.querySelector("input[name=csrfmiddlewaretoken]").value;
     var xhr = new XMLHttpRequest();
@@ -51,8 +59,8 @@
     xhr.addEventListener("load", function () {
       if (xhr.status === 201) {
         text.textContent = "Added " + file.name + ".";
-        window.location.assign(window.location.pathname + "#session-sources");
-        window.location.reload();
+        // A query string makes this a fresh GET, never a resubmission of an answered question.
+        window.location.assign(form.getAttribute("data-return-url") + "?sources=updated#session-sources");
         return;
       }
       box.hidden = true;

@@ -241,3 +241,16 @@ def test_end_to_end_review_then_clear_and_logout_leave_nothing(reviewer) -> None
     assert cache.get(KEY_PREFIX + session_key) is None
     assert MARKER.encode() not in _cached_bytes()
     assert all(MARKER.encode() not in pickle.dumps(v) for v in cache._cache.values())  # noqa: SLF001
+
+
+@pytest.mark.django_db
+def test_oversized_json_body_is_refused_before_parsing(rita, monkeypatch) -> None:
+    from rest_framework.parsers import JSONParser
+
+    def no_parse(*args, **kwargs):
+        pytest.fail("an oversized body reached the JSON parser")
+
+    monkeypatch.setattr(JSONParser, "parse", no_parse)
+    body = '{"title": "t", "text": "' + "x" * 200_000 + '"}'
+    response = rita.post(URL, body, content_type="application/json")
+    assert response.status_code == 413 and response.json()["error"]["code"] == "too_large"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from assistant import tokens
 from tests.uploads.helpers import sources_from
 from uploads import selection
 
@@ -18,7 +19,7 @@ def test_small_sources_go_whole_in_document_order() -> None:
     ]
     assert picked.selected_source_count == 2
     assert picked.truncated_source_count == 0 and picked.refused_source_count == 0
-    assert picked.selected_token_count == sum(e.tokens for e in picked.excerpts)
+    assert picked.selected_token_count == sum(e.tokens for e in picked.excerpts) > 0
     assert not picked.cut
 
 
@@ -60,7 +61,10 @@ def test_selection_stays_within_what_the_package_left() -> None:
         sources=sources, question="gateway routes", package_text="",
         package_tokens=selection.CONTEXT_TOKEN_BUDGET - left,
     )
-    assert picked.excerpts and picked.selected_token_count <= left
+    assert picked.excerpts
+    overhead = selection.REF_OVERHEAD_TOKENS + tokens.count("a.txt")
+    assert sum(e.tokens + overhead for e in picked.excerpts) <= left
+    assert picked.selected_token_count == sum(tokens.count(e.text) for e in picked.excerpts)
 
 
 def test_package_terms_pick_relevant_segments_when_the_question_is_generic() -> None:

@@ -10,7 +10,7 @@ from uploads.extraction.json import extract_json
 from uploads.extraction.pdf import extract_pdf
 from uploads.extraction.sniff import Kind, sniff
 from uploads.extraction.tabular import extract_table
-from uploads.extraction.text import extract_text, from_string
+from uploads.extraction.text import extract_text
 from uploads.limits import LIMITS, Limits, file_limit_bytes, human_bytes
 from uploads.refusals import Reason, refuse
 from uploads.types import ExtractedText
@@ -133,21 +133,3 @@ def extract_upload(
     if ext == "json":
         return extract_json(data, budget=budget, limits=limits)
     return extract_text(data, file_type=ext, budget=budget)
-
-
-PASTE_METHOD = "local_paste_extract"
-
-
-def extract_paste(text: str, *, session_remaining: int | None, limits: Limits = LIMITS) -> ExtractedText:
-    """Pasted text as a session source with line anchors; limited before anything else happens."""
-    if len(text) > limits.paste_chars:
-        raise refuse(
-            Reason.TOO_LARGE,
-            f"The pasted text has {len(text):,} characters; pasted text is limited to "
-            f"{limits.paste_chars:,} characters.",
-        )
-    normalised = text.replace("\r\n", "\n").replace("\r", "\n")
-    return from_string(
-        normalised, file_type="paste", method=PASTE_METHOD,
-        budget=char_budget("paste", session_remaining, limits),
-    )
