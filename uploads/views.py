@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+from rest_framework.throttling import ScopedRateThrottle
 
 from assistant.api_errors import ApplicationError
 from uploads import services
@@ -29,6 +30,12 @@ def _back() -> HttpResponseRedirect:
     return HttpResponseRedirect(reverse("assistant:chat") + "#session-sources")
 
 
+class _UploadsScope:
+    """Lets the form path share the API's ``uploads`` throttle (same counter per user)."""
+
+    throttle_scope = "uploads"
+
+
 @require_POST
 def add(request: HttpRequest) -> HttpResponse:
     """Add the posted file, or the posted paste when no file was sent."""
@@ -36,6 +43,8 @@ def add(request: HttpRequest) -> HttpResponse:
     title = request.POST.get("title", "").strip() or None
     name = (upload.name if upload else None) or title or "pasted text"
     try:
+        if not ScopedRateThrottle().allow_request(request, _UploadsScope()):  # type: ignore[arg-type]
+            raise ApplicationError("throttled", "Too many uploads; wait a minute and try again.")
         if upload is not None:
             record = services.add_uploaded_file(
                 session=request.session, owner=owner_of(request), upload=upload, title=title

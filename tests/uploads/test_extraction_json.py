@@ -80,3 +80,8 @@ def test_size_limit_is_exact() -> None:
 def test_malformed_json_names_the_position() -> None:
     error = _refusal(b'{"a": 1,\n "b": }')
     assert error.code == "malformed" and "line 2" in error.message
+
+
+def test_an_integer_past_pythons_digit_limit_is_malformed_not_a_crash() -> None:
+    error = _refusal(b'{"n": ' + b"9" * 5_000 + b"}")
+    assert error.code == "malformed" and error.status_code == 400

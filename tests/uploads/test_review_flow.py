@@ -159,3 +159,14 @@ def test_without_sources_the_run_is_package_only_with_zero_upload_telemetry() ->
         "selected_uploaded_source_count", "selected_uploaded_source_token_count",
         "truncated_uploaded_source_count", "refused_uploaded_source_count",
     ), 0)
+
+
+def test_current_context_mode_adds_the_uploaded_lanes_after_its_own() -> None:
+    from assistant.types import Mode
+
+    run = services.answer(question=REVIEW_QUESTION, mode=Mode.PACKAGE_CURRENT, session_sources=_review_sources())
+    assert run.state is RunState.ANSWERED, run.diagnostic
+    assert [lane.label for lane in run.lanes] == [
+        lanes.PACKAGE_SAYS, lanes.CURRENT_SAYS, lanes.SYNTHESIS, lanes.DIVERGENCE,
+        lanes.UPLOADED_SAYS, lanes.ASSESSMENT, lanes.MISSING_EVIDENCE,
+    ]

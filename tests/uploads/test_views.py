@@ -129,3 +129,17 @@ def test_unchecked_sources_are_not_used_and_unknown_ones_are_an_error(logged_in_
     ).content.decode()
     assert "No session source with that id exists in this session." in html
     assert "<h3>Package says</h3>" not in html
+
+
+@pytest.mark.django_db
+def test_form_uploads_share_the_uploads_throttle(logged_in_client, reviewer, monkeypatch) -> None:
+    from django.core.cache import cache
+    from rest_framework.throttling import ScopedRateThrottle
+
+    cache.delete(ScopedRateThrottle.cache_format % {"scope": "uploads", "ident": reviewer.pk})
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "1/min"})
+    _add_file(logged_in_client, "a.txt", b"first")
+    _add_file(logged_in_client, "b.txt", b"second")
+    html = _page(logged_in_client)
+    assert 'id="source-session-file-001"' in html and 'id="source-session-file-002"' not in html
+    assert "(throttled): b.txt: Too many uploads" in html

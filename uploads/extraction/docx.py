@@ -170,6 +170,15 @@ def extract_docx(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
         raise
     except Exception:  # python-docx raises KeyError, ValueError, lxml and zip errors alike
         raise refuse(Reason.MALFORMED, "The Word document is malformed and could not be read.") from None
+    try:
+        return _walk(document, budget, limits)
+    except SourceRefused:
+        raise
+    except Exception:  # a damaged body or style part fails while walking, not while opening
+        raise refuse(Reason.MALFORMED, "The Word document is malformed and could not be read.") from None
+
+
+def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:
     deadline = Deadline(limits.extraction_seconds, "Word document")
     lines: list[str] = []
     headings: list[int] = []

@@ -59,6 +59,8 @@ def extract_json(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
             Reason.MALFORMED,
             f"The JSON is malformed: {exc.msg} at line {exc.lineno}, column {exc.colno}.",
         ) from None
+    except ValueError as exc:  # e.g. an integer longer than Python's 4,300-digit conversion limit
+        raise refuse(Reason.MALFORMED, f"The JSON could not be read: {exc}.") from None
     walker = _Walker(limits, budget, Deadline(limits.extraction_seconds, "JSON file"))
     walker.walk(value)
     return ExtractedText(

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from pypdf import PdfReader, apply_configuration
-from pypdf.errors import FileNotDecryptedError, LimitReachedError, PyPdfError
+from pypdf.errors import FileNotDecryptedError, LimitReachedError
 
 from uploads.extraction.common import CharBudget, Deadline, quality_problem, strip_invisible
 from uploads.limits import LIMITS, Limits
@@ -63,11 +63,10 @@ def extract_pdf(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) -> 
         ) from None
     except FileNotDecryptedError:
         raise refuse(Reason.ENCRYPTED, _ENCRYPTED) from None
-    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError,
-            AssertionError, OverflowError, ZeroDivisionError, UnicodeError):
-        raise refuse(Reason.MALFORMED, "The PDF is malformed and could not be read.") from None
     except RecursionError:
         raise refuse(Reason.MALFORMED, "The PDF's structure is nested too deeply to read.") from None
+    except Exception:  # pypdf raises PdfReadError, PdfStreamError and plain Python errors alike
+        raise refuse(Reason.MALFORMED, "The PDF is malformed and could not be read.") from None
 
 
 _ENCRYPTED = (
