@@ -124,6 +124,9 @@ else:
         }
     }
 SESSION_ENGINE = "django.contrib.sessions.backends.cache"
+# Uploads are held in memory only, never spooled to a temporary file (see uploads/handlers.py).
+FILE_UPLOAD_HANDLERS = ["uploads.handlers.MemoryOnlyUploadHandler"]
+FILE_UPLOAD_MAX_MEMORY_SIZE = 6 * 1024 * 1024
 SESSION_COOKIE_AGE = env.get_int("AICD_SESSION_AGE_S", 8 * 3600, minimum=60)
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 SESSION_COOKIE_HTTPONLY = True
@@ -218,7 +221,7 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.get_str("AICD_LOG_LEVEL", "INFO")},
-    "loggers": {"bm25s": {"level": "WARNING"}},
+    "loggers": {"bm25s": {"level": "WARNING"}, "pypdf": {"level": "ERROR"}},
 }
 
 # ---------------------------------------------------------------- the assistant's own settings

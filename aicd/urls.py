@@ -10,4 +10,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("assistant.urls")),
     path("", include("registry_review.urls")),
+    path("", include("uploads.urls")),
 ]

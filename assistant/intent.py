@@ -175,6 +175,11 @@ _PROCESS_QUESTION = re.compile(
 _DIRECT = (0, 1, 5, 8)  # rules that hold even inside a process-style question
 
 # --------------------------------------------------------------------------- upload boundary
+_UPLOAD_NOUNS = (
+    r"uploads?|uploaded (?:\w+ ){0,2}?(?:files?|documents?|drafts?|pdfs?|docx|prds?|proposals?|material|text|sources?)"
+    r"|session sources?|pasted (?:text|source)s?"
+    r"|(?:my|this|our) (?:uploaded )?(?:files?|documents?|drafts?|pdfs?|docx|prds?|proposals?|paste)"
+)
 UPLOAD_BOUNDARY_RULES = (
     re.compile(
         r"\b(?:add|ingest|import|promote|store|save|persist|keep|index|load|merge|publish|commit|put|move|copy)\b"
@@ -184,6 +189,21 @@ UPLOAD_BOUNDARY_RULES = (
     ),
     re.compile(r"\btreat\b.{0,60}\b(?:upload(?:ed)?|file|document|draft|pasted)\b.{0,40}\bas\b.{0,30}\b(?:approved|package|authority|authoritative|corpus|policy)\b", re.I),
     re.compile(r"\b(?:make|mark)\b.{0,40}\b(?:upload(?:ed)?|file|document|draft)\b.{0,30}\b(?:approved|authoritative|part of the (?:package|playbook|corpus))\b", re.I),
+    # Ingesting, persisting, promoting or publishing an upload, with or without a destination.
+    re.compile(r"\b(?:ingest|persist|promote|publish)\b.{0,40}\b(?:" + _UPLOAD_NOUNS + r")\b", re.I),
+    # Keeping an upload beyond the session.
+    re.compile(
+        r"\b(?:keep|save|store|retain|remember)\b.{0,40}\b(?:" + _UPLOAD_NOUNS + r")\b.{0,40}"
+        r"\b(?:after|beyond|past|across|between)\b.{0,20}\b(?:session|sessions|logout|log out|today|restart)"
+        r"|\b(?:keep|save|store|retain)\b.{0,40}\b(?:" + _UPLOAD_NOUNS + r")\b.{0,20}\b(?:permanently|forever|for good)\b",
+        re.I,
+    ),
+    # Citing an upload as package authority.
+    re.compile(
+        r"\b(?:use|cite|count|accept)\b.{0,40}\b(?:" + _UPLOAD_NOUNS + r")\b.{0,30}\bas\b.{0,20}"
+        r"\b(?:package citations?|source of record|approved (?:source|corpus|package|guidance)|authority|doctrine)\b",
+        re.I,
+    ),
 )
 
 # ------------------------------------------------------------------------------ general chat

@@ -10,11 +10,14 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from assistant import lanes, services
+from assistant.api_errors import ApplicationError
 from assistant.context_pack import get_context_pack
 from assistant.forms import ChatForm
 from assistant.reader import render_artifact
 from assistant.rendering import render_prose
 from assistant.types import MODE_DISPLAY_NAMES, Mode, Run
+from uploads import services as uploads
+from uploads.views import panel_context as upload_panel
 
 CURRENT_GROUP_NOTE = (
     "Current/public sources are not package authority. They are cited separately, may be stale, "
@@ -48,17 +51,31 @@ def chat(request: HttpRequest) -> HttpResponse:
         "adapter": settings.AICD_CURRENT_CONTEXT_ADAPTER,
         "modes": MODE_DISPLAY_NAMES,
     }
+    selected: list[str] | None = None
     if request.method == "POST":
         form = ChatForm(request.POST)
+        selected = request.POST.getlist("session_source_ids")
         if form.is_valid():
-            run = services.answer(
-                question=form.cleaned_data["question"], mode=Mode(form.cleaned_data["mode"])
-            )
-            context.update(_run_view_model(run))
-            form = ChatForm(initial={"mode": run.mode.value, "question": form.cleaned_data["question"]})
+            try:
+                sources = uploads.resolve(
+                    session=request.session, owner=str(request.user.pk), ids=selected
+                )
+            except ApplicationError as exc:
+                form.add_error(None, exc.message)
+            else:
+                run = services.answer(
+                    question=form.cleaned_data["question"],
+                    mode=Mode(form.cleaned_data["mode"]),
+                    session_sources=sources,
+                )
+                context.update(_run_view_model(run))
+                form = ChatForm(
+                    initial={"mode": run.mode.value, "question": form.cleaned_data["question"]}
+                )
     else:
         form = ChatForm()
     context["form"] = form
+    context.update(upload_panel(request, selected))
     return render(request, "assistant/chat.html", context)
 
 

@@ -1,9 +1,13 @@
-"""The embedded offline provider: quotes the best-matching sentences of the sources it is sent."""
+"""The embedded offline provider: quotes the best-matching sentences of the sources it is sent.
+
+With uploaded session sources it adds the structured review lanes (assistant.providers.review).
+"""
 
 from __future__ import annotations
 
 from assistant import conflict, lanes
 from assistant.prompt import ProviderRequest, SourceRef
+from assistant.providers import review
 from assistant.providers.base import BaseProvider, ProviderResponse
 from assistant.retrieval import content_stems
 from assistant.sentences import best_sentences
@@ -42,6 +46,11 @@ class DeterministicProvider(BaseProvider):
             found = conflict.detect(request.package_refs, request.current_refs)
             if found is not None:
                 out = self._with_conflict(out, found)
+        if request.uploaded_refs:
+            found = review.findings(request, terms)
+            out[lanes.UPLOADED_SAYS] = review.uploaded_lane(request, terms)
+            out[lanes.ASSESSMENT] = review.assessment_lane(request, found)
+            out[lanes.MISSING_EVIDENCE] = review.missing_lane(request, found)
         text = "\n\n".join(f"{label}\n{out[label]}" for label in request.lane_order if label in out)
         return ProviderResponse(text=text, model=self.model)
 

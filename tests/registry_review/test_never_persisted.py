@@ -120,6 +120,10 @@ def test_the_command_leaves_no_trace(monkeypatch, unsafe_text, caplog, no_networ
 def test_the_file_guard_catches_djangos_default_upload_spooling(monkeypatch, settings, tmp_path) -> None:
     settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path)
     settings.FILE_UPLOAD_MAX_MEMORY_SIZE = 1024
+    settings.FILE_UPLOAD_HANDLERS = [  # Django's defaults, which spool large uploads to disk
+        "django.core.files.uploadhandler.MemoryFileUploadHandler",
+        "django.core.files.uploadhandler.TemporaryFileUploadHandler",
+    ]
     request = RequestFactory().post("/", {"f": SimpleUploadedFile("a.json", b"x" * 4096)})
     with pytest.raises(pytest.fail.Exception, match="temporary file|for writing"), no_files_written(monkeypatch):
         request.FILES  # noqa: B018 - parsing the body is the point
