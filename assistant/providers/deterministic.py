@@ -43,14 +43,14 @@ class DeterministicProvider(BaseProvider):
         if lanes.DIVERGENCE in request.lane_order:
             out[lanes.DIVERGENCE] = lanes.DIVERGENCE_FALLBACK
         if lanes.CURRENT_SAYS in request.lane_order and request.current_refs:
-            found = conflict.detect(request.package_refs, request.current_refs)
-            if found is not None:
-                out = self._with_conflict(out, found)
+            clash = conflict.detect(request.package_refs, request.current_refs)
+            if clash is not None:
+                out = self._with_conflict(out, clash)
         if request.uploaded_refs:
-            found = review.findings(request, terms)
+            findings = review.findings(request, terms)
             out[lanes.UPLOADED_SAYS] = review.uploaded_lane(request, terms)
-            out[lanes.ASSESSMENT] = review.assessment_lane(request, found)
-            out[lanes.MISSING_EVIDENCE] = review.missing_lane(request, found)
+            out[lanes.ASSESSMENT] = review.assessment_lane(request, findings)
+            out[lanes.MISSING_EVIDENCE] = review.missing_lane(request, findings)
         text = "\n\n".join(f"{label}\n{out[label]}" for label in request.lane_order if label in out)
         return ProviderResponse(text=text, model=self.model)
 
