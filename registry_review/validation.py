@@ -87,6 +87,10 @@ _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _URL_FORBIDDEN_RE = re.compile(r"[\s\\@\x00-\x1f\x7f]")
 _ENCODED_SEPARATOR_RE = re.compile(r"%(?:2f|5c|00)", re.I)
 _ENCODED_DOT_RE = re.compile(r"%2e", re.I)
+# Escapes that servers decode differently: invalid ones (%zz, %u002e), a percent-encoded '%' before
+# '.', '/', '\\', NUL or '%' (double encoding), and overlong UTF-8 lead bytes (%c0%ae is '.').
+_AMBIGUOUS_ESCAPE_RE = re.compile(r"%(?![0-9a-f]{2})|%25(?:2e|2f|5c|00|25)|%c[01]", re.I)
+_ENCODED_SEMICOLON_RE = re.compile(r"%3b", re.I)
 
 # IPv4 ranges that are never a public web server, whatever ipaddress' flags say on this Python.
 _BLOCKED_V4 = tuple(
@@ -110,6 +114,7 @@ _BLOCKED_V4 = tuple(
     )
 )
 _GLOBAL_UNICAST_V6 = ipaddress.IPv6Network("2000::/3")
+_DOCUMENTATION_V6 = ipaddress.IPv6Network("3fff::/20")  # RFC 9637; `is_global` on 3.11 says True
 _NAT64 = (ipaddress.IPv6Network("64:ff9b::/96"), ipaddress.IPv6Network("64:ff9b:1::/48"))
 _TEREDO = ipaddress.IPv6Network("2001::/32")
 
@@ -273,6 +278,7 @@ def is_public_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) ->
             return False  # ::/96 IPv4-compatible, ::, ::1
         return (
             address in _GLOBAL_UNICAST_V6
+            and address not in _DOCUMENTATION_V6
             and address.is_global
             and not (address.is_multicast or address.is_reserved or address.is_link_local)
         )
@@ -358,6 +364,19 @@ def normalise_path(path: str) -> str | None:
         out.append(segment)
     result = "/".join(out)
     return result if result.startswith("/") else "/" + result
+
+
+def ambiguous_path(path: str) -> bool:
+    """True when servers may disagree on what the path means, so a prefix check could not hold.
+
+    That is: an escape some servers decode twice or leniently (see _AMBIGUOUS_ESCAPE_RE), or a
+    dot-segment with path parameters (``..;x``, ``%2e%2e;``, ``..%3b``), which Tomcat-style servers
+    read as ``..`` after stripping the parameters.
+    """
+    if _AMBIGUOUS_ESCAPE_RE.search(path):
+        return True
+    plain = _ENCODED_SEMICOLON_RE.sub(";", _ENCODED_DOT_RE.sub(".", path))
+    return any(";" in segment and segment.split(";", 1)[0] in (".", "..") for segment in plain.split("/"))
 
 
 def path_within_prefix(path: str, prefix: str) -> bool:
@@ -723,6 +742,16 @@ def _parse_https_url(
         return None
     if parts.fragment and warnings is not None:
         warnings.append(Issue(field_name, "fragment_dropped", f"{field_name} has a #fragment; it is never sent and is dropped."))
+    if ambiguous_path(parts.path):
+        errors.append(
+            Issue(
+                field_name,
+                "ambiguous_path",
+                f"{field_name} path has a segment servers may read differently (a '..;' or '.;' path parameter, "
+                "a double-encoded or invalid %-escape, or an overlong UTF-8 dot); write the path plainly.",
+            )
+        )
+        return None
     path = normalise_path(parts.path or "/")
     if path is None:
         errors.append(Issue(field_name, "encoded_separator", f"{field_name} path contains an encoded '/', '\\' or NUL (%2F, %5C, %00); write the path plainly."))

@@ -8,8 +8,11 @@ guards, in the order a request meets them:
   opened to that vetted address (TLS still verifies the certificate for the host name), so names
   that resolve to private or loopback addresses, and DNS rebinding, fail closed;
 - the request carries no cookies, credentials or proxy settings and asks for `identity` encoding;
-- the response must be 200 with an allowed content type, no content coding, and fewer bytes than
-  the limit, all within one total deadline (not only per-read timeouts).
+  TLS trusts the public CA bundle only (never SSL_CERT_FILE/SSL_CERT_DIR);
+- every socket read, write and TLS handshake is capped at what is left of one total deadline, so
+  neither a trickled body nor trickled headers outlast it;
+- the response must be 200 with an allowed content type, a web character set, no content coding,
+  and fewer bytes than the limit; HTML with pathological elements is refused before parsing.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import codecs
 import concurrent.futures
 import ipaddress
 import json
+import re
 import socket
 import ssl
 import time
@@ -42,6 +46,21 @@ PER_READ_TIMEOUT_S = 2.0
 MAX_JSON_DEPTH = 32
 ALLOWED_MEDIA_TYPES = frozenset({"text/plain", "text/html", "text/markdown", "application/json"})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+# Python codec names of the web's character sets. Other codecs are transforms (rot13, zlib), escape
+# decoders that yield lone surrogates, or quadratic (punycode: minutes for one megabyte).
+WEB_CHARSETS = frozenset(
+    "utf-8 utf-8-sig utf-16 utf-16-le utf-16-be ascii iso8859-1 iso8859-2 iso8859-3 iso8859-4 "
+    "iso8859-5 iso8859-6 iso8859-7 iso8859-8 iso8859-10 iso8859-13 iso8859-14 iso8859-15 iso8859-16 "
+    "cp1250 cp1251 cp1252 cp1253 cp1254 cp1255 cp1256 cp1257 cp1258 cp874 cp866 koi8-r koi8-u "
+    "mac-roman mac-cyrillic shift_jis cp932 euc_jp iso2022_jp gb2312 gbk gb18030 big5 big5hkscs "
+    "euc_kr tis-620".split()
+)
+# libxml2 compares an element's attribute names pairwise: 80,000 attributes (700 KB) cost 20 s of
+# CPU. No real page comes near this many on one element.
+MAX_ELEMENT_ATTRIBUTES = 400
+_START_TAG_RE = re.compile(r"""<[A-Za-z][^\s/>]*((?:[^>"'=]+|=\s*"[^"]*"|=\s*'[^']*'|=[^\s>]*|["'])*)""")
+_ATTRIBUTE_VALUE_RE = re.compile(r"""=\s*(?:"[^"]*"|'[^']*'|[^\s>]*)""")
+_ATTRIBUTE_NAME_RE = re.compile(r"[^\s/]+")
 USER_AGENT = "AICD-assistant current-context fetch/1 (server-side, allowlisted)"
 _DROP_TAGS = ("script", "style", "noscript", "template", "svg", "iframe", "object", "embed",
               "head", "nav", "header", "footer", "aside", "form", "button", "select")
@@ -105,6 +124,42 @@ def system_resolver(host: str, port: int) -> list[str]:
     return [str(info[4][0]) for info in infos]
 
 
+class DeadlineStream(httpcore.NetworkStream):
+    """A socket stream whose every read, write and TLS handshake gets at most what is left of the deadline.
+
+    httpcore applies the request's timeouts per operation, so a server that trickles bytes (body
+    or headers, or endless `100 Continue` heads) never trips them; this cap does.
+    """
+
+    def __init__(self, stream: httpcore.NetworkStream, deadline: Deadline):
+        self._stream = stream
+        self._deadline = deadline
+
+    def _budget(self, timeout: float | None, expired: type[Exception]) -> float:
+        left = self._deadline.remaining()
+        if left <= 0:
+            raise expired("the total time budget ran out")
+        return left if timeout is None else min(timeout, left)
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        return self._stream.read(max_bytes, self._budget(timeout, httpcore.ReadTimeout))
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self._stream.write(buffer, self._budget(timeout, httpcore.WriteTimeout))
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def start_tls(
+        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.NetworkStream:
+        budget = self._budget(timeout, httpcore.ConnectTimeout)
+        return DeadlineStream(self._stream.start_tls(ssl_context, server_hostname, budget), self._deadline)
+
+    def get_extra_info(self, info: str) -> typing.Any:
+        return self._stream.get_extra_info(info)
+
+
 class GuardedNetworkBackend(httpcore.SyncBackend):
     """Resolves once, refuses unless every answer is allowed, then connects to a vetted address.
 
@@ -132,13 +187,14 @@ class GuardedNetworkBackend(httpcore.SyncBackend):
             if budget <= 0:
                 break
             try:
-                return super().connect_tcp(
+                stream = super().connect_tcp(
                     str(address),
                     port,
                     timeout=min(timeout, budget) if timeout else budget,
                     local_address=local_address,
                     socket_options=socket_options,
                 )
+                return DeadlineStream(stream, self.deadline)
             except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
                 last = exc
         if last is not None:
@@ -210,7 +266,7 @@ class Fetcher:
 
     # ------------------------------------------------------------------------ internals
     def _transport(self, deadline: Deadline) -> httpx.HTTPTransport:
-        context = self.ssl_context or httpx.create_ssl_context()
+        context = self.ssl_context or httpx.create_ssl_context(trust_env=False)
         transport = httpx.HTTPTransport(verify=context, trust_env=False, retries=0)
         # httpx has no public hook for the network backend; replace its pool with one that uses
         # the guarded backend (same arguments httpx would pass, one connection, no keep-alive).
@@ -300,13 +356,19 @@ class Fetcher:
         stream = typing.cast(Iterable[bytes], response.stream)
         chunks: list[bytes] = []
         total = 0
-        for chunk in stream:
-            total += len(chunk)
-            if total > self.limits.max_bytes:
-                raise FetchError(f"the response is larger than {self.limits.max_bytes:,} bytes")
-            if deadline.expired():
-                raise FetchError(f"the source did not finish within {self.limits.deadline_s:g} seconds")
-            chunks.append(chunk)
+        late = FetchError(f"the source did not finish within {self.limits.deadline_s:g} seconds")
+        try:
+            for chunk in stream:
+                total += len(chunk)
+                if total > self.limits.max_bytes:
+                    raise FetchError(f"the response is larger than {self.limits.max_bytes:,} bytes")
+                if deadline.expired():
+                    raise late
+                chunks.append(chunk)
+        except httpx.TimeoutException:
+            if total:  # some body arrived, then the budget ran out mid-trickle
+                raise late from None
+            raise
         return b"".join(chunks)
 
 
@@ -316,6 +378,8 @@ def _transport_reason(exc: Exception) -> str:
         return str(cause)
     if isinstance(cause, ssl.SSLCertVerificationError) or "CERTIFICATE_VERIFY_FAILED" in str(exc):
         return "the source's TLS certificate could not be verified"
+    if isinstance(exc, httpx.RemoteProtocolError):
+        return "the source sent a malformed or oversized HTTP response"
     return "could not connect to the source"
 
 
@@ -340,8 +404,10 @@ def _decode(body: bytes, charset: str | None) -> str:
     if charset:
         try:
             name = codecs.lookup(charset).name
-        except LookupError:
+        except (LookupError, ValueError):
             raise FetchError(f"unknown character set {charset[:40]!r}") from None
+        if name not in WEB_CHARSETS:
+            raise FetchError(f"unsupported character set {charset[:40]!r}")
     text = body.decode(name, errors="replace")
     if text and text.count("\ufffd") > max(8, len(text) // 50):
         raise FetchError("the response is not readable text in its declared character set")
@@ -366,8 +432,11 @@ def _html_text(markup: str) -> str:
     """Visible text of the page's main content, via libxml2's HTML parser (lxml).
 
     libxml2 is fast on large flat pages and stops at its nesting limit, so a hostile page costs
-    bounded time; text it cannot reach simply is not extracted (and a page with none fails).
+    bounded time; text it cannot reach simply is not extracted (and a page with none fails). Its one
+    quadratic path, attribute-heavy elements, is refused first.
     """
+    if _too_many_attributes(markup):
+        raise FetchError(f"the HTML has an element with too many attributes (over {MAX_ELEMENT_ATTRIBUTES})")
     try:
         parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
         doc = lxml_html.document_fromstring(markup.encode("utf-8"), parser=parser)
@@ -380,6 +449,23 @@ def _html_text(markup: str) -> str:
         if isinstance(element.tag, str) and element.tag.lower() in _BLOCK_TAGS:
             element.tail = "\n" + (element.tail or "")
     return str(root.text_content())
+
+
+def _too_many_attributes(markup: str) -> bool:
+    """Whether any start tag has more than MAX_ELEMENT_ATTRIBUTES attribute names; one linear pass.
+
+    Tags are read as the HTML tokenizer reads them: quotes matter only after '=', names are split
+    by whitespace or '/', so quoted values (SVG paths, data: URIs) never count. Text that only
+    looks like a tag (in comments or scripts) is counted too: over-counting fails closed.
+    """
+    for match in _START_TAG_RE.finditer(markup):
+        if len(match.group(1)) <= 2 * MAX_ELEMENT_ATTRIBUTES:  # each name needs a character and a separator
+            continue
+        names = _ATTRIBUTE_VALUE_RE.sub(" ", match.group(1))
+        for count, _ in enumerate(_ATTRIBUTE_NAME_RE.finditer(names), 1):
+            if count > MAX_ELEMENT_ATTRIBUTES:
+                return True
+    return False
 
 
 def _json_text(raw: str, max_chars: int) -> str:

@@ -26,6 +26,7 @@ class SourceServer:
     client_ssl_context: ssl.SSLContext
     routes: dict[str, Route]
     seen: list[dict[str, str]] = field(default_factory=list)
+    ca_pem: bytes = b""  # the throwaway CA, for tests that hand it to the fetcher another way
 
     @property
     def origin(self) -> str:
@@ -83,7 +84,7 @@ def running_source_server() -> Iterator[SourceServer]:
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
-        yield SourceServer(httpd.server_address[1], client_context, routes, seen)
+        yield SourceServer(httpd.server_address[1], client_context, routes, seen, ca.cert_pem.bytes())
     finally:
         httpd.shutdown()
         httpd.server_close()

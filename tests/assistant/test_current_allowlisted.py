@@ -195,3 +195,18 @@ def test_snippet_prefers_matching_sentences_in_page_order():
 def test_get_adapter_builds_the_registered_adapter(settings):
     settings.AICD_CURRENT_CONTEXT_ADAPTER = "allowlisted_public_fetch"
     assert isinstance(base.get_adapter(), AllowlistedPublicFetchAdapter)
+
+
+@pytest.mark.parametrize(
+    "page",
+    [FetchError("the source answered HTTP 500"), "The risk owner signs residual risk acceptance for Zephyr-7 here."],
+    ids=["fail_closed", "retrieved"],
+)
+def test_detail_and_logs_never_carry_the_question(page, caplog):
+    question = "Who is the risk owner for project Zephyr-7 (secret codename)?"
+    result = adapter(registry(record("source-a")), PageFetcher({"source-a": page})).retrieve(
+        question=question, package_rows=(ROW,)
+    )
+    assert result.state in (base.FAIL_CLOSED, base.RETRIEVED)
+    assert "secret codename" not in result.detail and "Zephyr" not in result.detail
+    assert "Zephyr" not in caplog.text

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
+import encodings.idna
 import ipaddress
 import json
+import re
 import socket
 from pathlib import Path
+from unittest import mock
 
+import httpx
+import idna
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from registry_review import validation as v
 
@@ -46,10 +53,15 @@ def no_network(monkeypatch):
     def boom(*args, **kwargs):
         pytest.fail("registry validation used the network (DNS or socket)")
 
-    monkeypatch.setattr(socket, "getaddrinfo", boom)
-    monkeypatch.setattr(socket, "gethostbyname", boom)
-    monkeypatch.setattr(socket, "create_connection", boom)
+    for name in ("getaddrinfo", "gethostbyname", "gethostbyname_ex", "gethostbyaddr", "getnameinfo",
+                 "create_connection", "inet_aton", "inet_pton"):
+        monkeypatch.setattr(socket, name, boom)
     monkeypatch.setattr(socket.socket, "connect", boom)
+    # IDNA (the stdlib codec and the idna package) can be a resolver's first step: never used here.
+    monkeypatch.setattr(encodings.idna, "ToASCII", boom)
+    monkeypatch.setattr(encodings.idna, "ToUnicode", boom)
+    monkeypatch.setattr(idna, "encode", boom)
+    monkeypatch.setattr(idna, "decode", boom)
 
 
 def test_the_shipped_template_is_valid_in_production():
@@ -267,6 +279,10 @@ def _with_host(host: str) -> dict[str, object]:
         ("under_score.org", "bad_host"),
         ("-bad.org", "bad_host"),
         ("xn--bcher-kva.example.org", "placeholder_domain"),
+        # very long names: a 64-character label, a 254-character host
+        ("a" * 64 + ".org", "bad_host"),
+        (".".join(["a" * 62] * 4) + ".org", "bad_host"),
+        ("[3fff::1]", "non_public_address"),  # IPv6 documentation range (RFC 9637)
     ],
 )
 def test_host_rules(host, code):
@@ -300,6 +316,23 @@ def test_example_lookalikes_are_not_placeholders():
 
 
 @pytest.mark.parametrize(
+    "url",
+    [
+        "https://docs.framework-guide.org/guide/overview;v=2",
+        "https://docs.framework-guide.org/guide/a%20b/c%2Bd",
+        "https://docs.framework-guide.org/guide/...",
+        "https://docs.framework-guide.org/guide/overview?q=100%25",
+    ],
+)
+def test_ordinary_paths_stay_valid(url):
+    assert check(record(url=url)).state == "valid", check(record(url=url)).records[0].errors
+
+
+def test_punycode_hosts_are_plain_dns_names():
+    assert check(_with_host("xn--bcher-kva.org")).state == "valid"
+
+
+@pytest.mark.parametrize(
     "address, public",
     [
         ("8.8.8.8", True),
@@ -321,6 +354,8 @@ def test_example_lookalikes_are_not_placeholders():
         ("ff0e::1", False),
         ("::", False),
         ("::1", False),
+        ("3fff::1", False),
+        ("::ffff:0:7f00:1", False),  # SIIT IPv4-translated
     ],
 )
 def test_is_public_address_unwraps_embedded_ipv4(address, public):
@@ -351,6 +386,24 @@ def test_is_public_address_unwraps_embedded_ipv4(address, public):
         ("https://docs.framework-guide.org/guide/..%2fadmin", "encoded_separator"),
         ("https://docs.framework-guide.org/guide/%5c..%5cadmin", "encoded_separator"),
         ("https://docs.framework-guide.org/", "outside_prefix"),
+        # internationalised and look-alike hosts are never decoded (no IDNA, no NFKC)
+        ("https://b\u00fccher.org/guide/overview", "non_ascii"),
+        ("https://docs\u3002framework-guide.org/guide/overview", "non_ascii"),
+        ("https://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54/guide/", "non_ascii"),
+        # segments that some servers read as '.' or '..': path parameters, double encoding, bad escapes
+        ("https://docs.framework-guide.org/guide/..;/admin", "ambiguous_path"),
+        ("https://docs.framework-guide.org/guide/..;jsessionid=1/admin", "ambiguous_path"),
+        ("https://docs.framework-guide.org/guide/%2e%2e;/admin", "ambiguous_path"),
+        ("https://docs.framework-guide.org/guide/..%3B/admin", "ambiguous_path"),
+        ("https://docs.framework-guide.org/guide/.;/overview", "ambiguous_path"),
+        ("https://docs.framework-guide.org/guide/%252e%252e/admin", "ambiguous_path"),
+        ("https://docs.framework-guide.org/guide/%252F..%252Fadmin", "ambiguous_path"),
+        ("https://docs.framework-guide.org/guide/%25252e%25252e/admin", "ambiguous_path"),
+        ("https://docs.framework-guide.org/guide/%u002e%u002e/admin", "ambiguous_path"),
+        ("https://docs.framework-guide.org/guide/%zz", "ambiguous_path"),
+        ("https://docs.framework-guide.org/guide/%2", "ambiguous_path"),
+        ("https://docs.framework-guide.org/guide/%c0%ae%c0%ae/admin", "ambiguous_path"),
+        ("https://docs.framework-guide.org/guide;x/../admin", "outside_prefix"),
     ],
 )
 def test_url_rules(url, code):
@@ -456,3 +509,203 @@ def test_messages_name_the_field_and_the_fix():
     (issue,) = report.records[0].errors
     assert issue.field == "url"
     assert "https://" in issue.message
+
+
+# ------------------------------------------------------------- properties over arbitrary input
+# The oracle below is independent of the module: glibc's inet_aton (the resolver's own reading
+# of numeric hosts, a local parse, no lookup) and the IANA special-purpose registries.
+_INET_ATON = socket.inet_aton  # captured before the no_network fixture replaces it
+_IDNA_ENCODE = idna.encode  # httpx (the oracle's view of a URL, not the validator) needs it
+
+
+def _httpx_url(url: str, join: str | None = None) -> httpx.URL:
+    """httpx's reading of a URL, with IDNA available to httpx only while it parses."""
+    with mock.patch.object(idna, "encode", _IDNA_ENCODE):  # .raw_host below never decodes
+        parsed = httpx.URL(url)
+        return parsed.join(join) if join is not None else parsed
+_NON_GLOBAL_V4 = tuple(
+    ipaddress.IPv4Network(n)
+    for n in (
+        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
+        "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15",
+        "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
+    )
+)
+_V6 = ipaddress.IPv6Network
+_NON_GLOBAL_V6 = (_V6("2001:db8::/32"), _V6("3fff::/20"), _V6("2001:2::/48"), _V6("2001:10::/28"))
+_LOW32_V6 = (_V6("::/96"), _V6("::ffff:0:0/96"), _V6("::ffff:0:0:0/96"), _V6("64:ff9b::/96"), _V6("64:ff9b:1::/48"))
+_INTERNAL_NAMES = ("localhost", "local", "internal", "corp", "lan", "home", "intranet", "arpa", "onion", "alt")
+
+
+def _reaches_non_global(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """True when the address, or any IPv4 address a translator would extract from it, is not global."""
+    if isinstance(address, ipaddress.IPv4Address):
+        return any(address in net for net in _NON_GLOBAL_V4)
+    n = int(address)
+    embedded = []
+    if any(address in net for net in _LOW32_V6):
+        embedded.append(n & 0xFFFFFFFF)
+    if address in _V6("2002::/16"):
+        embedded.append((n >> 80) & 0xFFFFFFFF)
+    if address in _V6("2001::/32"):  # Teredo: server, and the obfuscated client
+        embedded += [(n >> 64) & 0xFFFFFFFF, ~n & 0xFFFFFFFF]
+    if embedded:
+        return any(_reaches_non_global(ipaddress.IPv4Address(e)) for e in embedded)
+    return address not in _V6("2000::/3") or any(address in net for net in _NON_GLOBAL_V6)
+
+
+def _ipv4_spellings(n: int) -> list[str]:
+    o = n.to_bytes(4, "big")
+    return [
+        ".".join(map(str, o)), str(n), hex(n), hex(n).upper().replace("X", "x"), "0" + oct(n)[2:],
+        ".".join(f"0{b:o}" for b in o), ".".join(hex(b) for b in o), f"{o[0]}.{int.from_bytes(o[1:], 'big')}",
+        f"{o[0]}.{o[1]}.{int.from_bytes(o[2:], 'big')}", ".".join(map(str, o)) + ".",
+    ]
+
+
+_v4_int = st.sampled_from(_NON_GLOBAL_V4 + (ipaddress.IPv4Network("8.8.8.0/24"),)).flatmap(
+    lambda net: st.integers(int(net.network_address), int(net.broadcast_address))
+)
+_v6_text = st.one_of(
+    _v4_int.map(lambda n: f"::ffff:{ipaddress.IPv4Address(n)}"),
+    _v4_int.map(lambda n: str(ipaddress.IPv6Address((0x64FF9B << 96) | n))),
+    _v4_int.map(lambda n: str(ipaddress.IPv6Address((0x2002 << 112) | (n << 80) | 1))),
+    st.tuples(_v4_int, _v4_int).map(
+        lambda p: str(ipaddress.IPv6Address((0x20010000 << 96) | (p[0] << 64) | (~p[1] & 0xFFFFFFFF)))
+    ),
+    st.sampled_from(("::1", "::", "fe80::1", "fc00::1", "ff02::1", "2001:db8::1", "3fff::1", "2606:4700::1111")),
+    st.integers(0, 2**128 - 1).map(lambda n: str(ipaddress.IPv6Address(n))),
+)
+_host = st.one_of(
+    _v4_int.flatmap(lambda n: st.sampled_from(_ipv4_spellings(n))),
+    _v6_text.map(lambda h: f"[{h}]"),
+    st.sampled_from(("docs.framework-guide.org", "DOCS.Framework-Guide.org", "localhost", "a.localhost",
+                     "metadata.google.internal", "xn--bcher-kva.org", "guide.local", "docs.1", "0x7f",
+                     "docs.framework-guide.org.evil.org", "evil.org", "[fe80::1%25eth0]", "b\u00fccher.org")),
+    st.text(alphabet="0123456789abcdefxX.-:[]%_", max_size=24),
+)
+_piece = st.one_of(
+    st.sampled_from(("/", "//", "/.", "/..", "/guide", "/guide-evil", "%2e", "%2E", "%2f", "%5c", "%25", "%252e",
+                     "%3b", ";", "..;", "..", ".", "?", "#", "@", ":", "\\", " ", "\t", "%00", "%zz", "%u002e",
+                     "%c0%ae", "\u00e9", "//evil.org")),
+    st.text(max_size=4),
+)
+_url = st.one_of(
+    st.builds(
+        lambda scheme, userinfo, host, port, path: scheme + userinfo + host + port + "".join(path),
+        st.sampled_from(("https://", "HTTPS://", "http://", "https:", "https:///", "ftp://", "")),
+        st.sampled_from(("", "", "", "user@", "user:pw@", ":@")),
+        _host,
+        st.sampled_from(("", "", ":443", ":0443", ":+443", ":8443", ":", ":99999", ":0x1bb")),
+        st.lists(_piece, max_size=8),
+    ),
+    st.text(max_size=80),
+)
+_PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+_PROPERTY_SMALL = settings(_PROPERTY, max_examples=120)  # generating nested JSON is the slow part
+
+
+def _assert_safe_target(url: str, *, prefix: str) -> None:
+    """What httpx would connect to and request for ``url`` is a global target inside the prefix."""
+    sent = _httpx_url(url)
+    assert str(sent) == url and sent.scheme == "https" and not sent.userinfo
+    host = sent.raw_host.decode("ascii")  # the name as sent and resolved (.host would IDNA-decode it)
+    if ":" in host:
+        assert not _reaches_non_global(ipaddress.IPv6Address(host)), url
+    else:
+        try:
+            numeric = ipaddress.IPv4Address(_INET_ATON(host))
+        except OSError:
+            labels = host.split(".")
+            assert len(labels) >= 2 and labels[-1] not in _INTERNAL_NAMES and "localhost" not in labels, url
+        else:
+            assert host == str(numeric) and not _reaches_non_global(numeric), url
+    path = sent.raw_path.decode("ascii").split("?", 1)[0]
+    segments = [s.split(";", 1)[0] for s in re.sub("%2e", ".", path, flags=re.I).split("/")]
+    assert "." not in segments and ".." not in segments, url
+    base = prefix.rstrip("/")
+    assert not base or path == base or path.startswith(base + "/"), url
+
+
+@_PROPERTY
+@given(url=_url)
+@example(url="https://docs.framework-guide.org/guide/..;/admin")
+@example(url="https://0x7f000001/guide/")
+@example(url="https://[::ffff:169.254.169.254]/guide/")
+def test_property_no_url_spelling_reaches_a_non_global_target_or_leaves_the_prefix(url):
+    for origin, prefix in (("https://docs.framework-guide.org", "/guide"), (None, "/")):
+        if origin is None:  # accept the URL's own host, so the host rules alone are tested
+            try:
+                host = _httpx_url(url).raw_host.decode("ascii")
+            except (httpx.InvalidURL, ValueError):  # httpx refused it; nothing to compare
+                continue
+            origin = f"https://[{host}]" if ":" in host else f"https://{host}"
+        checked, reason = v.check_url_in_scope(url, allowed_origin=origin, allowed_path_prefix=prefix,
+                                               allowed_ports=frozenset())
+        if checked is None:
+            assert reason and not v._CONTROL_RE.search(reason)
+        else:
+            _assert_safe_target(checked, prefix=prefix)
+
+
+@_PROPERTY
+@given(location=_url)
+@example(location="/guide/%2e%2e;/admin")
+@example(location="//169.254.169.254/guide/")
+def test_property_no_redirect_location_escapes_once_joined(location):
+    """What the fetcher does with a Location: join it to the request URL, then check it."""
+    try:
+        target = str(_httpx_url("https://docs.framework-guide.org/guide/page", join=location))
+    except (httpx.InvalidURL, ValueError):
+        return  # the fetcher maps these to "redirected to a malformed URL"
+    checked, _ = v.check_url_in_scope(target, allowed_origin="https://docs.framework-guide.org",
+                                      allowed_path_prefix="/guide", allowed_ports=frozenset())
+    if checked is not None:
+        _assert_safe_target(checked, prefix="/guide")
+        sent = _httpx_url(checked)
+        assert sent.raw_host == b"docs.framework-guide.org" and sent.port is None
+
+
+_leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
+                  st.text(max_size=30))
+_json = st.recursive(_leaf, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+                     max_leaves=20)
+_field_value = {name: st.one_of(_json, st.just(record()[name])) for name in v.REQUIRED_FIELDS}
+_field_value["url"] = st.one_of(_url, _json, st.just(record()["url"]))
+_field_value["allowed_origin"] = st.one_of(_url, st.just(record()["allowed_origin"]))
+_field_value["query_terms"] = st.one_of(_json, st.lists(st.text(max_size=90), max_size=30))
+_record = st.fixed_dictionaries({}, optional=_field_value)
+_registry = st.one_of(
+    st.fixed_dictionaries({"sources": st.lists(st.one_of(_record, _json), max_size=4)},
+                          optional={"registry_version": _json, "owner": _json}),
+    _json,
+)
+
+
+@_PROPERTY_SMALL
+@given(data=_registry, production=st.booleans())
+def test_property_any_json_registry_is_reported_never_raised(data, production):
+    text = json.dumps(data)
+    for report in (v.validate_registry_text(text, production=production),
+                   v.validate_registry_data(data, production=production)):
+        assert report.state in ("valid", "invalid", "empty")
+        # handled on purpose, not by the last-resort catch-all
+        assert "unreadable" not in {i.code for i in report.document_errors}
+        json.dumps(report.to_dict())
+        assert report.summary()
+        for issue in report.document_errors + tuple(i for r in report.records for i in r.errors + r.warnings):
+            assert issue.message and not v._CONTROL_RE.search(issue.message)
+        for rec in report.valid_records:
+            # the fetcher's own check agrees with the validator, and the target is safe
+            again, _ = v.check_url_in_scope(rec.url, allowed_origin=rec.allowed_origin,
+                                            allowed_path_prefix=rec.allowed_path_prefix, allowed_ports=frozenset())
+            assert again == rec.url
+            _assert_safe_target(rec.url, prefix=rec.allowed_path_prefix)
+
+
+@_PROPERTY_SMALL
+@given(text=st.text(max_size=300) | _json.map(json.dumps).map(lambda s: s[: len(s) // 2]))
+def test_property_any_text_is_reported_never_raised(text):
+    report = v.validate_registry_text(text, production=True)
+    assert report.state in ("invalid", "empty", "valid")
+    assert "unreadable" not in {i.code for i in report.document_errors}
