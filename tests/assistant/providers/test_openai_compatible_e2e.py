@@ -418,7 +418,7 @@ def test_5xx_retries_stop_at_the_deadline(configured, api_client) -> None:
     with override_settings(AICD_PROVIDER_TIMEOUT_S=1.2):
         body = ask(api_client)
     assert_diagnostic(body, "server_error")
-    assert provider_ms(body) < 1200
+    assert provider_ms(body) < 1500  # the 1.2 s deadline plus the same 0.3 s scheduling margin as above
     assert 2 <= len(configured.requests) < OpenAICompatibleProvider.max_attempts
 
 
