@@ -63,3 +63,17 @@ def get_choice(name: str, choices: tuple[str, ...], default: str) -> str:
         allowed = ", ".join(choices)
         raise ImproperlyConfigured(f"{name} must be one of: {allowed}; got {value!r}.")
     return value
+
+
+_RATE_PERIODS = {"s", "sec", "second", "m", "min", "minute", "h", "hour", "d", "day"}
+
+
+def get_rate(name: str, default: str) -> str:
+    """Parse a DRF throttle rate such as ``60/min``; a malformed rate raises ImproperlyConfigured."""
+    value = get_str(name, default) or default
+    count, _, period = value.partition("/")
+    if not (count.isdigit() and int(count) > 0 and period in _RATE_PERIODS):
+        raise ImproperlyConfigured(
+            f"{name} must look like 60/min (a positive count per s, min, hour or day), got {value!r}."
+        )
+    return value
