@@ -10,6 +10,7 @@ it is shared by every worker when ``AICD_REDIS_URL`` is set. Keys hold hashes, n
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import time
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from django.core.cache import cache
 from django.http import HttpRequest
 
 _PREFIX = "aicd:login"
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,11 @@ def record_failure(username: str, address: str) -> LockState:
         cache.touch(failures_key, timeout=window)
     if count >= settings.AICD_LOGIN_FAILURE_LIMIT:
         cache.set(locked_key, time.time() + window, timeout=window)
+        # The username appears only as its hash (sha256 of the case-folded name, first 12 hex).
+        logger.warning(
+            "sign-in locked for %ss: user=%s address=%s failures=%d",
+            window, _digest(_normalise(username))[:12], address, count,
+        )
         return LockState(True, window)
     return LockState(False)
 

@@ -20,7 +20,7 @@ _CITATION_CLASSES = list(lanes.CITATION_CLASSES)
 class ErrorDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
     code = serializers.CharField(help_text="A stable machine-readable reason, e.g. invalid_request.")
     message = serializers.CharField(help_text="A readable explanation.")
-    fields = serializers.DictField(
+    fields = serializers.DictField(  # type: ignore[assignment]  # a JSON key, not Serializer.fields
         required=False,
         child=serializers.JSONField(),
         help_text="Per-field messages, for invalid input.",
@@ -37,7 +37,7 @@ class NoticeSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class LaneSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    label = serializers.ChoiceField(choices=list(lanes.ALL_LABELS))
+    label = serializers.ChoiceField(choices=list(lanes.ALL_LABELS))  # type: ignore[assignment]
     text = serializers.CharField(help_text="Plain text with [P1]/[C1]/[U1] citation markers.")
     citation_ids = serializers.ListField(child=serializers.CharField())
 

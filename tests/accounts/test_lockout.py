@@ -159,3 +159,12 @@ def test_client_address_trusts_only_the_configured_proxies(proxies, forwarded, e
     request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=forwarded)
     with override_settings(AICD_TRUSTED_PROXY_COUNT=proxies):
         assert lockout.client_address(request) == expected
+
+
+@pytest.mark.django_db
+@override_settings(AICD_LOGIN_FAILURE_LIMIT=2)
+def test_lockout_is_logged_without_the_username_or_password(client, reviewer, caplog) -> None:
+    with caplog.at_level("WARNING", logger="accounts.lockout"):
+        _fail(client, "rita", 2)
+    assert "sign-in locked" in caplog.text and "203.0.113.7" in caplog.text
+    assert "rita" not in caplog.text and "wrong-password" not in caplog.text
