@@ -91,3 +91,14 @@ def test_admin_is_staff_only(client, django_user_model) -> None:
 
 def test_route_samples_are_not_stale() -> None:
     assert set(REGEX_SAMPLES) <= set(ROUTES)
+
+
+def test_public_static_files_are_only_assets() -> None:
+    """Static files are served to anyone (the sign-in page needs its CSS), so they hold no data."""
+    from pathlib import Path
+
+    from django.conf import settings
+
+    files = [p for d in settings.STATICFILES_DIRS for p in Path(d).rglob("*") if p.is_file()]
+    assert files
+    assert {p.suffix for p in files} <= {".css", ".js", ".png", ".svg", ".ico", ".woff2"}
