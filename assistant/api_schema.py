@@ -125,11 +125,7 @@ def _error(description: str, code: str, message: str) -> OpenApiResponse:
     )
 
 
-CHAT_RESPONSES = {
-    200: OpenApiResponse(
-        response=RunSerializer,
-        description="A handled run: answered, refused (a normal result) or diagnostic.",
-    ),
+ERROR_RESPONSES = {
     400: OpenApiResponse(
         response=ErrorSerializer,
         description="Malformed JSON or invalid fields.",
@@ -149,13 +145,27 @@ CHAT_RESPONSES = {
     ),
     401: _error("No credentials.", "not_authenticated", "Authentication credentials were not provided."),
     403: _error(
-        "Credentials rejected, or a session request without a CSRF token.",
+        "Credentials rejected, a missing permission, or a session request without a CSRF token.",
         "permission_denied",
         "You do not have permission to perform this action.",
     ),
     413: _error("The body is larger than the server accepts.", "request_too_large", "The request body is larger than the 2621440-byte limit."),
     415: _error("The body is not JSON.", "unsupported_media_type", 'Unsupported media type "text/plain" in request.'),
     429: _error("Per-user rate limit; see Retry-After.", "throttled", "Too many requests. Retry in 42 seconds."),
+}
+
+
+def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
+    """The documented CONTRACT error responses for ``statuses``, for any endpoint's extend_schema."""
+    return {code: ERROR_RESPONSES[code] for code in statuses}
+
+
+CHAT_RESPONSES = {
+    200: OpenApiResponse(
+        response=RunSerializer,
+        description="A handled run: answered, refused (a normal result) or diagnostic.",
+    ),
+    **error_responses(400, 401, 403, 413, 415, 429),
 }
 
 CHAT_REQUEST_EXAMPLES = [

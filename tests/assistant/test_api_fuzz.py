@@ -55,6 +55,17 @@ def assert_contract(response) -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    "body",
+    [{"question": 0}, {"question": 1.5}, {"question": True}, {"question": "ok", "session_source_ids": [7]}],
+)
+def test_non_string_values_are_refused_as_the_schema_says(api_client, body) -> None:
+    response = api_client.post(URL, body, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_request"
+
+
+@pytest.mark.django_db
 @FUZZ
 @given(body=chat_bodies | json_values)
 def test_any_json_value_gets_a_run_or_a_contract_error(api_client, body) -> None:
