@@ -94,3 +94,75 @@ def test_real_adapter_never_reaches_a_loopback_source(
     session.screenshot("current-local-registry")
     assert loopback_source.connections == 0
     session.assert_clean()
+
+
+def test_real_adapter_retrieves_from_a_local_https_source_and_the_browser_never_contacts_it(
+    session, browser_reviewer, settings, monkeypatch
+) -> None:
+    """The retrieved state end to end: registry, TLS fetch, snippet, lanes, a current group.
+
+    The fixture server (from the `current` branch's tests) answers for a public-looking host name
+    over TLS with a throwaway CA; the fetcher is built with a resolver double and a peer policy
+    that admits 127.0.0.1, constructor arguments no setting can reach.
+    """
+    source_server = pytest.importorskip(
+        "tests.assistant.source_server", reason="the TLS source fixture (branch `current`) is absent"
+    )
+    import ipaddress
+
+    from assistant.current.allowlisted import AllowlistedPublicFetchAdapter
+    from assistant.current.fetch import Fetcher
+    from registry_review.validation import validate_registry_text
+
+    page = (
+        b"<!doctype html><html><head><title>Stage gates</title></head><body><main>"
+        b"<p>Each stage gate has a named owner who records the decision and its evidence.</p>"
+        b"</main></body></html>"
+    )
+    with source_server.running_source_server() as server:
+        server.routes["/guide/stage-gates"] = lambda handler: source_server.send(handler, page)
+        ports = frozenset({server.port})
+        registry = json.dumps(
+            {
+                "sources": [
+                    {
+                        "id": "fixture-stage-gates",
+                        "title": "Fixture stage-gate guide",
+                        "url": server.url("/guide/stage-gates"),
+                        "allowed_origin": server.origin,
+                        "allowed_path_prefix": "/guide",
+                        "source_type": "public guide",
+                        "trust_label": "standards",
+                        "freshness_label": "Reviewed quarterly",
+                        "claim_boundary": "Test context only.",
+                        "query_terms": ["stage gate"],
+                    }
+                ]
+            }
+        )
+        adapter = AllowlistedPublicFetchAdapter(
+            fetcher=Fetcher(
+                resolver=lambda host, port: ["127.0.0.1"],
+                peer_allowed=lambda ip: ip == ipaddress.ip_address("127.0.0.1"),
+                ssl_context=server.client_ssl_context,
+                allowed_ports=ports,
+            ),
+            registry=lambda: validate_registry_text(registry, production=False, allowed_ports=ports),
+        )
+        settings.AICD_CURRENT_CONTEXT_ADAPTER = "allowlisted_public_fetch"
+        monkeypatch.setattr("assistant.services.get_adapter", lambda: adapter)
+
+        session.sign_in("rita", PASSWORD)
+        session.ask("who owns each stage gate?", mode_label="Package + current context")
+        page_ = session.page
+        current = page_.locator("section.citations-current li.citation")
+        assert current.count() == 1
+        assert server.url("/guide/stage-gates") in current.inner_text()
+        assert "named owner who records the decision" in current.inner_text()
+        assert page_.get_by_role("region", name="Current/public source says").is_visible()
+        session.screenshot("current-retrieved-real-adapter")
+        # One server-side GET, without cookies; nothing from the browser.
+        assert [(r["method"], r["path"]) for r in server.seen] == [("GET", "/guide/stage-gates")]
+        assert "cookie" not in server.seen[0]
+    assert not any(source_server.SOURCE_HOST in url for url in session.requests)
+    session.assert_clean()
