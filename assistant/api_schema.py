@@ -149,6 +149,7 @@ ERROR_RESPONSES = {
         "permission_denied",
         "You do not have permission to perform this action.",
     ),
+    404: _error("No such resource in this session.", "not_found", "No session source with that id exists in this session."),
     413: _error("The body is larger than the server accepts.", "request_too_large", "The request body is larger than the 2621440-byte limit."),
     415: _error("The body is not JSON.", "unsupported_media_type", 'Unsupported media type "text/plain" in request.'),
     429: _error("Per-user rate limit; see Retry-After.", "throttled", "Too many requests. Retry in 42 seconds."),
