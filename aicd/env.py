@@ -77,3 +77,15 @@ def get_int_list(name: str, default: tuple[int, ...] = ()) -> tuple[int, ...]:
     if any(v < 1 or v > 65535 for v in values):
         raise ImproperlyConfigured(f"{name} must list port numbers between 1 and 65535, got {raw!r}.")
     return values
+_RATE_PERIODS = {"s", "sec", "second", "m", "min", "minute", "h", "hour", "d", "day"}
+
+
+def get_rate(name: str, default: str) -> str:
+    """Parse a DRF throttle rate such as ``60/min``; a malformed rate raises ImproperlyConfigured."""
+    value = get_str(name, default) or default
+    count, _, period = value.partition("/")
+    if not (count.isdigit() and int(count) > 0 and period in _RATE_PERIODS):
+        raise ImproperlyConfigured(
+            f"{name} must look like 60/min (a positive count per s, min, hour or day), got {value!r}."
+        )
+    return value

@@ -19,6 +19,8 @@ AICD_ENVIRONMENT = env.get_choice(
 )
 PRODUCTION = AICD_ENVIRONMENT == "production"
 DEBUG = env.get_bool("DJANGO_DEBUG", default=AICD_ENVIRONMENT == "development")
+if PRODUCTION and DEBUG:
+    raise ImproperlyConfigured("DJANGO_DEBUG must be off when AICD_ENVIRONMENT=production.")
 
 
 def _secret_key() -> str:
@@ -47,6 +49,10 @@ ALLOWED_HOSTS = [
     for h in env.get_str("DJANGO_ALLOWED_HOSTS", "" if PRODUCTION else "127.0.0.1,localhost,testserver").split(",")
     if h.strip()
 ]
+if PRODUCTION and not ALLOWED_HOSTS:
+    raise ImproperlyConfigured(
+        "DJANGO_ALLOWED_HOSTS (comma-separated host names) is required when AICD_ENVIRONMENT=production."
+    )
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in env.get_str("DJANGO_CSRF_TRUSTED_ORIGINS").split(",") if o.strip()
 ]
@@ -61,7 +67,9 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "csp",
+    "accounts",
     "assistant",
     "registry_review",
     "uploads",
@@ -139,6 +147,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = ["accounts.backends.LockoutModelBackend"]
+# Sign-in lockout per username and client address (accounts/lockout.py); state in the cache.
+AICD_LOGIN_FAILURE_LIMIT = env.get_int("AICD_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AICD_LOGIN_LOCKOUT_S = env.get_int("AICD_LOGIN_LOCKOUT_S", 900, minimum=1)
+# Reverse proxies in front of the app that append to X-Forwarded-For (0: use REMOTE_ADDR).
+AICD_TRUSTED_PROXY_COUNT = env.get_int("AICD_TRUSTED_PROXY_COUNT", 0)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "assistant:chat"
 LOGOUT_REDIRECT_URL = "login"
@@ -150,7 +164,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(env.get_str("AICD_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -169,13 +183,13 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["assistant.parsers.SafeJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "assistant.api_errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {
-        "chat": env.get_str("AICD_CHAT_THROTTLE_RATE", "60/min"),
-        "uploads": env.get_str("AICD_UPLOAD_THROTTLE_RATE", "30/min"),
+        "chat": env.get_rate("AICD_CHAT_THROTTLE_RATE", "60/min"),
+        "uploads": env.get_rate("AICD_UPLOAD_THROTTLE_RATE", "30/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -184,6 +198,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Package-grounded answers, cited by source class, with deterministic refusals.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    # Swagger UI from the drf-spectacular-sidecar package's static files: no CDN, CSP holds.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Content Security Policy: no inline script or style, no connections off the app's origin.
@@ -208,7 +227,9 @@ SECURE_REFERRER_POLICY = "same-origin"
 if PRODUCTION:
     SECURE_SSL_REDIRECT = env.get_bool("AICD_SECURE_SSL_REDIRECT", True)
     if env.get_bool("AICD_BEHIND_TLS_PROXY", True):
-        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+        # The header the TLS-terminating proxy sets (and strips from clients) to say "https".
+        _proxy_header = env.get_str("AICD_PROXY_SSL_HEADER", "X-Forwarded-Proto") or "X-Forwarded-Proto"
+        SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.get_int("AICD_HSTS_SECONDS", 31536000)

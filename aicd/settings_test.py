@@ -8,6 +8,8 @@ os.environ.setdefault("AICD_ENVIRONMENT", "test")
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-secret-key-not-for-any-deployment-0123456789")
 _TMP = Path(tempfile.mkdtemp(prefix="aicd-test-"))
 os.environ.setdefault("AICD_CONTEXT_PACK_DIR", str(_TMP / "context_pack"))
+os.environ.setdefault("AICD_STATIC_ROOT", str(_TMP / "staticfiles"))
+(_TMP / "staticfiles").mkdir(exist_ok=True)
 
 from aicd.settings import *  # noqa: E402,F403
 

@@ -6,7 +6,6 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_not_required
 from django.utils.decorators import method_decorator
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,6 +13,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from assistant import services
+from assistant.api_schema import CHAT_REQUEST_EXAMPLES, CHAT_RESPONSES
 from assistant.serializers import ChatInputSerializer
 from assistant.types import Mode
 from uploads import services as uploads
@@ -26,7 +26,9 @@ class SourceGroundedChatView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "chat"
 
-    @extend_schema(request=ChatInputSerializer, responses={200: OpenApiTypes.OBJECT})
+    @extend_schema(
+        request=ChatInputSerializer, responses=CHAT_RESPONSES, examples=CHAT_REQUEST_EXAMPLES
+    )
     def post(self, request: Request) -> Response:
         data = ChatInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -46,6 +48,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """Render every API error as ``{"error": {"code", "message", "fields"?}}``."""
     if isinstance(exc, ApplicationError):
         return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status_code)
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return Response(
+            error_body("request_too_large", f"The request body is larger than the {limit}-byte limit."),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

@@ -31,6 +31,18 @@ class PackageError(Exception):
         super().__init__("; ".join(problems))
 
 
+class _FrontMatterLoader(yaml.SafeLoader):
+    """Safe YAML without anchors and aliases: front matter is flat metadata, and aliases let a
+    few hundred bytes expand into billions of items when the value is turned into text."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            raise yaml.composer.ComposerError(
+                None, None, "aliases are not allowed in front matter", self.peek_event().start_mark
+            )
+        return super().compose_node(parent, index)
+
+
 @lru_cache(maxsize=1)
 def markdown() -> MarkdownIt:
     """The one Markdown parser: CommonMark plus tables, raw HTML disabled."""
@@ -200,9 +212,12 @@ def _front_matter(source_path: str, tokens: list[Token], problems: list[str]) ->
         problems.append(f"{source_path}: missing front matter (a --- block at the top)")
         return {}
     try:
-        meta = yaml.safe_load(tokens[0].content)
+        meta = yaml.load(tokens[0].content, Loader=_FrontMatterLoader)  # noqa: S506 - a SafeLoader
     except yaml.YAMLError as exc:
         problems.append(f"{source_path}: front matter is not valid YAML ({exc.__class__.__name__})")
+        return {}
+    except RecursionError:
+        problems.append(f"{source_path}: front matter is nested too deeply")
         return {}
     if not isinstance(meta, dict):
         problems.append(f"{source_path}: front matter must be a mapping of keys to values")

@@ -10,11 +10,20 @@ from rest_framework import serializers
 from assistant.types import Mode
 
 
+class StrictCharField(serializers.CharField):
+    """A CharField that takes only JSON strings; DRF's own turns 0 or 1.5 into "0" or "1.5"."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
 class ChatInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
     mode = serializers.ChoiceField(choices=[m.value for m in Mode], default=Mode.PACKAGE_ONLY.value)
-    question = serializers.CharField(trim_whitespace=True, allow_blank=False)
+    question = StrictCharField(trim_whitespace=True, allow_blank=False)
     session_source_ids = serializers.ListField(
-        child=serializers.CharField(max_length=64), required=False, default=list, max_length=6
+        child=StrictCharField(max_length=64), required=False, default=list, max_length=6
     )
 
     def validate_question(self, value: str) -> str:

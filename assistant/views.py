@@ -15,6 +15,7 @@ from assistant.context_pack import get_context_pack
 from assistant.forms import ChatForm
 from assistant.reader import render_artifact
 from assistant.rendering import render_prose
+from assistant.throttling import throttle_posts
 from assistant.types import MODE_DISPLAY_NAMES, Mode, Run
 from uploads import services as uploads
 from uploads.views import panel_context as upload_panel
@@ -45,6 +46,7 @@ def _run_view_model(run: Run) -> dict[str, object]:
 
 
 @require_http_methods(["GET", "POST"])
+@throttle_posts("chat")
 def chat(request: HttpRequest) -> HttpResponse:
     """The chat page: a question form, then the run's lanes, citations by class and summary."""
     context: dict[str, object] = {

@@ -17,6 +17,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from assistant.api_errors import ApplicationError
+from assistant.api_schema import error_responses
 from uploads import services
 from uploads.limits import LIMITS
 from uploads.refusals import Reason, SourceRefused
@@ -51,7 +52,10 @@ class SessionSourcesView(APIView):
     throttle_scope = "uploads"
     parser_classes = [PasteJSONParser, MultiPartParser]
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT}, operation_id="session_sources_list")
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, **error_responses(401, 403, 429)},
+        operation_id="session_sources_list",
+    )
     def get(self, request: Request) -> Response:
         view = services.overview(session=request.session, owner=owner_of(request))
         return Response(
@@ -69,7 +73,7 @@ class SessionSourcesView(APIView):
 
     @extend_schema(
         request={"multipart/form-data": FileInputSerializer, "application/json": PasteInputSerializer},
-        responses={201: OpenApiTypes.OBJECT},
+        responses={201: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415, 429)},
         operation_id="session_sources_create",
     )
     def post(self, request: Request) -> Response:
@@ -94,7 +98,9 @@ class SessionSourcesView(APIView):
             )
         return Response(record.to_dict(), status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={204: None}, operation_id="session_sources_clear")
+    @extend_schema(
+        responses={204: None, **error_responses(401, 403, 429)}, operation_id="session_sources_clear"
+    )
     def delete(self, request: Request) -> Response:
         services.clear(session=request.session, owner=owner_of(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -107,7 +113,10 @@ class SessionSourceDetailView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "uploads"
 
-    @extend_schema(responses={204: None}, operation_id="session_sources_remove")
+    @extend_schema(
+        responses={204: None, **error_responses(401, 403, 404, 429)},
+        operation_id="session_sources_remove",
+    )
     def delete(self, request: Request, source_id: str) -> Response:
         services.remove(session=request.session, owner=owner_of(request), source_id=source_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

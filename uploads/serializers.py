@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from assistant.serializers import StrictCharField
 from uploads.limits import LIMITS
 
 
@@ -15,5 +16,5 @@ class FileInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
 
 
 class PasteInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    title = serializers.CharField(allow_blank=False, max_length=LIMITS.title_chars, trim_whitespace=True)
-    text = serializers.CharField(allow_blank=False, trim_whitespace=False)
+    title = StrictCharField(allow_blank=False, max_length=LIMITS.title_chars, trim_whitespace=True)
+    text = StrictCharField(allow_blank=False, trim_whitespace=False)

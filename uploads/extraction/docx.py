@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+import zlib
 from collections.abc import Iterable
 from typing import Any
 from xml.etree import ElementTree  # noqa: S405 - parses only [Content_Types].xml after the DTD check
@@ -111,7 +112,7 @@ def _read_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     try:
         with zf.open(info) as handle:
             body = handle.read(MAX_PART_BYTES + 1)
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError, RuntimeError):
+    except (zipfile.BadZipFile, zlib.error, ValueError, OSError, EOFError, NotImplementedError, RuntimeError):
         raise refuse(Reason.MALFORMED, "A part of the package is damaged and could not be read.") from None
     if len(body) > MAX_PART_BYTES:
         raise refuse(
