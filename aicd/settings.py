@@ -236,3 +236,12 @@ AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = env.get_str("AICD_CURRENT_CONTEXT_SO
 AICD_PRICE_INPUT_PER_1K = env.get_float("AICD_PRICE_INPUT_PER_1K")
 AICD_PRICE_OUTPUT_PER_1K = env.get_float("AICD_PRICE_OUTPUT_PER_1K")
 AICD_MAX_QUESTION_CHARS = env.get_int("AICD_MAX_QUESTION_CHARS", 2000, minimum=50)
+
+# ---------------------------------------------------------------- scale-out (gunicorn, Redis)
+# Test-only: name the serving worker in a response header so multi-worker tests can tell
+# workers apart. Never in production.
+AICD_EXPOSE_WORKER_PID = env.get_bool("AICD_EXPOSE_WORKER_PID", False)
+if AICD_EXPOSE_WORKER_PID:
+    if PRODUCTION:
+        raise ImproperlyConfigured("AICD_EXPOSE_WORKER_PID is for tests only; unset it in production.")
+    MIDDLEWARE.append("aicd.worker_pid.WorkerPidHeaderMiddleware")
