@@ -111,7 +111,8 @@ AICD_REDIS_URL = env.get_str("AICD_REDIS_URL")
 if AICD_REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis backend, reusing one redis-py client per pool (see aicd/cache.py).
+            "BACKEND": "aicd.cache.RedisCache",
             "LOCATION": AICD_REDIS_URL,
             "KEY_PREFIX": "aicd",
         }

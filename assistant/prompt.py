@@ -60,22 +60,37 @@ def _quote(text: str) -> str:
     return text.replace("<<<", "< < <").replace(">>>", "> > >")
 
 
-def render_group(name: str, refs: tuple[SourceRef, ...]) -> str:
-    """One labelled source group, each source fenced and tagged with its citation id."""
+def group_parts(name: str, refs: tuple[SourceRef, ...]) -> tuple[str, ...]:
+    """``render_group``'s text as consecutive parts: the header, then one part per source.
+
+    Each part ends with a newline and the next starts with ``<``; the tokenizer never joins a
+    newline to a following non-space character, so a group's token count is the sum of its
+    parts' counts, and a package part's count can be remembered.
+    """
     if not refs:
-        return f"## {name}\n(none supplied)\n"
-    parts = [f"## {name}"]
+        return (f"## {name}\n(none supplied)\n",)
+    parts = [f"## {name}\n"]
     for ref in refs:
         meta = "; ".join(f"{k}: {v}" for k, v in ref.meta.items() if v not in (None, ""))
         parts.append(
             f"<<<SOURCE {ref.citation_id} | {_quote(ref.title)}{' | ' + _quote(meta) if meta else ''}\n"
-            f"{_quote(ref.text)}\n>>>END SOURCE {ref.citation_id}"
+            f"{_quote(ref.text)}\n>>>END SOURCE {ref.citation_id}\n"
         )
-    return "\n".join(parts) + "\n"
+    return tuple(parts)
+
+
+def render_group(name: str, refs: tuple[SourceRef, ...]) -> str:
+    """One labelled source group, each source fenced and tagged with its citation id."""
+    return "".join(group_parts(name, refs))
 
 
 def package_group(request: ProviderRequest) -> str:
-    return render_group("Approved package sources (package citation)", request.package_refs)
+    return "".join(package_group_parts(request))
+
+
+def package_group_parts(request: ProviderRequest) -> tuple[str, ...]:
+    """The package group in ``group_parts``: approved package text only, the same for everyone."""
+    return group_parts("Approved package sources (package citation)", request.package_refs)
 
 
 def current_group(request: ProviderRequest) -> str:

@@ -20,6 +20,7 @@ TOKEN_RE = re.compile(r"[a-z0-9]+")
 HEADING_WEIGHT = 3
 TITLE_WEIGHT = 2
 PHRASE_PREFIX = "ph_"
+ROW_TERMS_CACHE_SIZE = 4096
 
 # Function words that carry no topic signal. Deliberately small: "not", "without" and the like
 # are kept out of this list only where they never decide relevance.
@@ -120,10 +121,24 @@ class Expansion:
             object.__setattr__(self, "_by_first", cached)
         return cached
 
+    def _synonyms_in(self, seq: Sequence[str]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+        """The synonyms whose first word occurs in ``seq``, in ``self.synonyms`` order."""
+        by_first = self.__dict__.get("_synonyms_by_first")
+        if by_first is None:
+            grouped: dict[str, list[int]] = {}
+            for position, alt in enumerate(self.synonyms):
+                grouped.setdefault(alt[0], []).append(position)
+            by_first = {word: tuple(positions) for word, positions in grouped.items()}
+            object.__setattr__(self, "_synonyms_by_first", by_first)
+            object.__setattr__(self, "_synonym_items", tuple(self.synonyms.items()))
+        items = self.__dict__["_synonym_items"]
+        positions = sorted(p for word in set(seq) for p in by_first.get(word, ()))
+        return [items[p] for p in positions]
+
     def expansions_by_word(self, seq: Sequence[str]) -> dict[str, set[str]]:
         """For each query word inside a synonym occurrence, the canonical tokens it expands to."""
         out: dict[str, set[str]] = {}
-        for alt, canonical in self.synonyms.items():
+        for alt, canonical in self._synonyms_in(seq):
             n = len(alt)
             for i in range(len(seq) - n + 1):
                 if tuple(seq[i : i + n]) == alt:
@@ -137,7 +152,7 @@ class Expansion:
     def expand(self, seq: Sequence[str]) -> list[str]:
         """Canonical-term tokens for every synonym occurring in a stemmed word sequence."""
         extra: list[str] = []
-        for alt, canonical in self.synonyms.items():
+        for alt, canonical in self._synonyms_in(seq):
             n = len(alt)
             for i in range(len(seq) - n + 1):
                 if tuple(seq[i : i + n]) == alt:
@@ -228,6 +243,7 @@ class Index:
         self.expansion = expansion
         self._bm25 = bm25
         self.doc_freq = doc_freq
+        self._row_terms_cache: dict[int, frozenset[str]] = {}
 
     @classmethod
     def build(cls, rows: Sequence[PackageRow], expansion: Expansion) -> Index:
@@ -273,7 +289,8 @@ class Index:
         if not known or not self.rows:
             return SearchResult((), tuple(terms), False, 0.0, 0.0)
         k = min(k, len(self.rows))
-        docs, scores = self._bm25.retrieve([known], k=k, show_progress=False, n_threads=1)
+        # n_threads=0 scores in this thread; any other value starts a thread pool per query.
+        docs, scores = self._bm25.retrieve([known], k=k, show_progress=False, n_threads=0)
         hits: list[Hit] = []
         unique_terms = set(terms)
         for rank, (doc_id, score) in enumerate(zip(docs[0], scores[0], strict=True)):
@@ -283,7 +300,7 @@ class Index:
             matched: tuple[str, ...] = ()
             if rank == 0:
                 # Only the top row decides support; the others need no term analysis.
-                row_terms = set(row_tokens(row, self.expansion))
+                row_terms = self._row_terms(int(doc_id))
                 matched = tuple(sorted(t for t in unique_terms if t in row_terms))
             hits.append(Hit(row=row, score=float(score), matched_terms=matched))
         if not hits:
@@ -296,6 +313,16 @@ class Index:
             and matched_weight >= threshold.min_matched_weight
         )
         return SearchResult(tuple(hits), tuple(terms), supported, top.score, coverage)
+
+    def _row_terms(self, doc_id: int) -> frozenset[str]:
+        """A row's index tokens, kept for the most recently asked-about rows (package text only)."""
+        terms = self._row_terms_cache.get(doc_id)
+        if terms is None:
+            if len(self._row_terms_cache) >= ROW_TERMS_CACHE_SIZE:
+                self._row_terms_cache.clear()
+            terms = frozenset(row_tokens(self.rows[doc_id], self.expansion))
+            self._row_terms_cache[doc_id] = terms
+        return terms
 
     def _coverage(self, question: str, top: Hit, threshold: SupportThreshold) -> tuple[float, float]:
         """IDF-weighted share of the question's own words (not expansions) the top row matches.

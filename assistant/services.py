@@ -164,12 +164,12 @@ def _narrowing_notices(mode: Mode, current: CurrentContextResult) -> tuple[Notic
 
 def _usage(request: prompt.ProviderRequest) -> tokens.TokenUsage:
     return tokens.TokenUsage(
-        package_context_tokens=tokens.count(prompt.package_group(request)),
+        package_context_tokens=sum(map(tokens.count_shared, prompt.package_group_parts(request))),
         current_public_source_tokens=(
             tokens.count(prompt.current_group(request)) if request.mode is Mode.PACKAGE_CURRENT else 0
         ),
         user_prompt_tokens=tokens.count(request.question),
-        system_instruction_tokens=tokens.count(request.system_instructions),
+        system_instruction_tokens=tokens.count_shared(request.system_instructions),
     )
 
 

@@ -56,7 +56,7 @@ def manage(env: dict[str, str], *args: str, timeout: float = 120) -> str:
 def create_users(env: dict[str, str], logins: dict[str, str]) -> None:
     """Create ordinary accounts (username -> password) in the server's database."""
     manage(
-        env, "shell", "-c",
+        env, "shell", "--no-imports", "-c",
         "from django.contrib.auth import get_user_model\n"
         f"for name, password in {logins!r}.items():\n"
         "    get_user_model().objects.create_user(username=name, password=password)",

@@ -38,7 +38,7 @@ def test_redis_and_postgresql_by_environment_alone():
         AICD_REDIS_URL="redis://cache.internal:6379/2",
         DATABASE_URL="postgres://aicd:pw@db.internal:5432/aicd",
     )
-    assert s["cache"] == "django.core.cache.backends.redis.RedisCache"
+    assert s["cache"] == "aicd.cache.RedisCache"
     assert s["location"] == "redis://cache.internal:6379/2"
     # Sessions (and the session sources inside them) stay in the cache, never in the database.
     assert s["session"] == "django.contrib.sessions.backends.cache"
