@@ -7,15 +7,15 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
 from django.utils.text import slugify
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-from mdit_py_plugins.front_matter import front_matter_plugin
 
 from assistant.types import PackageRow
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 REQUIRED_METADATA = ("title", "source_family", "source_quality", "claim_boundary")
 GLOSSARY_SYNONYM_PREFIX = "Also called:"
@@ -34,6 +34,10 @@ class PackageError(Exception):
 @lru_cache(maxsize=1)
 def markdown() -> MarkdownIt:
     """The one Markdown parser: CommonMark plus tables, raw HTML disabled."""
+    # Imported on first parse: serving from a built context pack never parses Markdown.
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
     return MarkdownIt("commonmark", {"html": False}).use(front_matter_plugin).enable("table")
 
 
@@ -199,6 +203,8 @@ def _front_matter(source_path: str, tokens: list[Token], problems: list[str]) ->
     if not tokens or tokens[0].type != "front_matter":
         problems.append(f"{source_path}: missing front matter (a --- block at the top)")
         return {}
+    import yaml
+
     try:
         meta = yaml.safe_load(tokens[0].content)
     except yaml.YAMLError as exc:

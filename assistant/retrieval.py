@@ -10,11 +10,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import bm25s
 import Stemmer
 
 from assistant.types import PackageRow
+
+if TYPE_CHECKING:
+    import bm25s
 
 TOKEN_RE = re.compile(r"[a-z0-9]+")
 HEADING_WEIGHT = 3
@@ -247,6 +250,8 @@ class Index:
 
     @classmethod
     def build(cls, rows: Sequence[PackageRow], expansion: Expansion) -> Index:
+        import bm25s  # with numpy, imported on first use: start-up never builds or loads an index
+
         bm25 = bm25s.BM25()
         corpus = [row_tokens(row, expansion) or [""] for row in rows]
         bm25.index(corpus, show_progress=False)
@@ -264,6 +269,8 @@ class Index:
 
     @classmethod
     def load(cls, directory: Path, rows: Sequence[PackageRow]) -> Index:
+        import bm25s
+
         bm25 = bm25s.BM25.load(str(directory / "bm25"))
         expansion = Expansion.from_json(json.loads((directory / "expansion.json").read_text()))
         doc_freq = json.loads((directory / "doc_freq.json").read_text())

@@ -1,0 +1,119 @@
+"""Start-up: a fresh process until its first response, the app against a bare Django project.
+
+"Start-up" here is the wall time from spawning ``python`` until the WSGI application has
+answered its first request, in process (no server, no network):
+- app: ``aicd.wsgi`` answering ``GET /api/health`` for a token (URLconf, DRF, token lookup);
+- bare Django: a project fresh from ``django-admin startproject`` (same Django; DEBUG off and
+  127.0.0.1 allowed, as in the app) plus one view answering ``{"status": "ok"}``.
+The context pack is not part of start-up: it is a built artifact, loaded on first use. The
+first answer after start-up (``POST /api/source-grounded-chat``, which loads the pack and the
+tokenizer) is reported beside it.
+
+``python -m bench.startup KIND [TOKEN]`` runs one probe and prints ``ready``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from statistics import median
+
+# Only the standard library above: the probe process must not import anything the app does not.
+REPO = Path(__file__).resolve().parent.parent
+KINDS = ("bare", "app", "app_first_answer")
+
+
+def _call(application: Callable, method: str, path: str, headers: dict[str, str],
+          body: bytes = b"") -> str:
+    from wsgiref.util import setup_testing_defaults
+
+    environ: dict[str, object] = {
+        "REQUEST_METHOD": method, "PATH_INFO": path, "SERVER_NAME": "127.0.0.1",
+        "HTTP_HOST": "127.0.0.1", "CONTENT_LENGTH": str(len(body)),
+        "CONTENT_TYPE": "application/json", "wsgi.input": io.BytesIO(body), **headers,
+    }
+    setup_testing_defaults(environ)
+    status: list[str] = []
+    chunks = application(environ, lambda s, h, exc=None: status.append(s))
+    b"".join(chunks)
+    return status[0]
+
+
+def probe(kind: str, token: str) -> None:
+    from django.core.wsgi import get_wsgi_application
+
+    application = get_wsgi_application()
+    if kind == "bare":
+        status = _call(application, "GET", "/api/health", {})
+    else:
+        auth = {"HTTP_AUTHORIZATION": f"Token {token}"}
+        status = _call(application, "GET", "/api/health", auth)
+        if kind == "app_first_answer":
+            body = json.dumps({"question": "who owns each stage gate?"}).encode()
+            status = _call(application, "POST", "/api/source-grounded-chat", auth, body)
+    if not status.startswith("200"):
+        raise SystemExit(f"{kind}: first response was {status}")
+    print("ready", flush=True)
+
+
+_BARE_VIEW = """
+from django.http import JsonResponse  # noqa: E402
+
+urlpatterns.append(path("api/health", lambda request: JsonResponse({"status": "ok"})))
+"""
+
+
+def bare_project(directory: Path) -> Path:
+    """``django-admin startproject bare`` in ``directory``, plus the one view; returns its path."""
+    subprocess.run([sys.executable, "-m", "django", "startproject", "bare", str(directory)],
+                   check=True, capture_output=True)
+    settings = directory / "bare" / "settings.py"
+    text = settings.read_text().replace("DEBUG = True", "DEBUG = False")
+    settings.write_text(text.replace("ALLOWED_HOSTS = []", 'ALLOWED_HOSTS = ["127.0.0.1"]'))
+    with (directory / "bare" / "urls.py").open("a") as urls:
+        urls.write(_BARE_VIEW)
+    return directory
+
+
+def _time_one(kind: str, env: dict[str, str], token: str, bare: Path) -> float:
+    if kind == "bare":
+        env = {**env, "DJANGO_SETTINGS_MODULE": "bare.settings", "PYTHONPATH": f"{bare}:{REPO}"}
+    else:
+        env = {**env, "DJANGO_SETTINGS_MODULE": "aicd.settings"}
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench.startup", kind, token], cwd=REPO,
+        env=env, capture_output=True, text=True, check=False,
+    )
+    elapsed = (time.perf_counter() - start) * 1000
+    if proc.returncode != 0 or "ready" not in proc.stdout:
+        raise RuntimeError(f"start-up probe {kind} failed:\n{proc.stdout}\n{proc.stderr}")
+    return elapsed
+
+
+def compare(env: dict[str, str], token: str, *, rounds: int) -> dict[str, float]:
+    """Median start-up in ms of each kind, the kinds interleaved round by round."""
+    times: dict[str, list[float]] = {k: [] for k in KINDS}
+    with tempfile.TemporaryDirectory(prefix="aicd-bench-bare-") as tmp:
+        bare = bare_project(Path(tmp))
+        for kind in KINDS:  # one unmeasured round warms the OS file cache for every kind
+            _time_one(kind, env, token, bare)
+        for _ in range(rounds):
+            for kind in KINDS:
+                times[kind].append(_time_one(kind, env, token, bare))
+    return {kind: median(values) for kind, values in times.items()}
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aicd.settings")
+    import django
+
+    django.setup()
+    probe(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "")
