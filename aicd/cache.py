@@ -35,3 +35,7 @@ class RedisCache(DjangoRedisCache):
     def __init__(self, server: str, params: dict[str, Any]):
         super().__init__(server, params)
         self._class = ReusingRedisCacheClient
+
+    def redis(self) -> Any:
+        """The ``redis.Redis`` client for writes, for commands the cache API has no word for."""
+        return self._cache.get_client(write=True)

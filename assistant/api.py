@@ -10,9 +10,9 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from aicd.throttling import SharedScopedRateThrottle
 from assistant import services
 from assistant.api_errors import ApplicationError
 from assistant.serializers import ChatInputSerializer
@@ -23,7 +23,7 @@ from assistant.types import Mode
 class SourceGroundedChatView(APIView):
     """POST a question; get an answered, refused or diagnostic run (always 200 when handled)."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "chat"
 
     @extend_schema(request=ChatInputSerializer, responses={200: OpenApiTypes.OBJECT})

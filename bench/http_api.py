@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.harness import App, WrkResult, lua_script, wrk
+from bench.harness import App, WrkResult, lua_script, server_cpu_seconds, wrk
 from bench.stats import median
 
 CHAT = "/api/source-grounded-chat"
@@ -37,6 +37,8 @@ class Comparison:
     floor_p50_ms: float
     floor_p99_ms: float
     floor_rps: float
+    chat_cpu_ms: float
+    floor_cpu_ms: float
     rounds: int
     seconds: int
     connections: int
@@ -71,11 +73,18 @@ def compare(app: App, *, rounds: int, seconds: int, connections: int) -> Compari
         wrk(app.base_url + HEALTH, script=floor_script, seconds=1, connections=connections)
         floor: list[WrkResult] = []
         chat: list[WrkResult] = []
+        floor_cpu: list[float] = []
+        chat_cpu: list[float] = []
+
+        def measured(path: str, script: Path, results: list[WrkResult], cpu: list[float]) -> None:
+            before = server_cpu_seconds(app.server)
+            result = wrk(app.base_url + path, script=script, seconds=seconds, connections=connections)
+            cpu.append((server_cpu_seconds(app.server) - before) * 1000 / max(result.requests, 1))
+            results.append(result)
+
         for _ in range(rounds):
-            floor.append(wrk(app.base_url + HEALTH, script=floor_script, seconds=seconds,
-                             connections=connections))
-            chat.append(wrk(app.base_url + CHAT, script=chat_script, seconds=seconds,
-                            connections=connections))
+            measured(HEALTH, floor_script, floor, floor_cpu)
+            measured(CHAT, chat_script, chat, chat_cpu)
     return Comparison(
         chat_p50_ms=median([r.p50_ms for r in chat]),
         chat_p99_ms=median([r.p99_ms for r in chat]),
@@ -83,6 +92,8 @@ def compare(app: App, *, rounds: int, seconds: int, connections: int) -> Compari
         floor_p50_ms=median([r.p50_ms for r in floor]),
         floor_p99_ms=median([r.p99_ms for r in floor]),
         floor_rps=median([r.requests_per_s for r in floor]),
+        chat_cpu_ms=median(chat_cpu),
+        floor_cpu_ms=median(floor_cpu),
         rounds=rounds,
         seconds=seconds,
         connections=connections,

@@ -119,6 +119,54 @@ def measure(engine: str, rows: list[PackageRow], questions: list[str]) -> dict[s
             "queries": len(times)}
 
 
+def write_inputs(size: int, directory: Path, n_questions: int) -> tuple[Path, Path]:
+    """The synthetic package of ``size`` rows and its questions, as files for the workers."""
+    from bench import synthetic
+
+    package = synthetic.rows(size)
+    rows_path = directory / f"rows-{size}.jsonl"
+    rows_path.write_text("\n".join(json.dumps(r.to_dict(), ensure_ascii=False) for r in package))
+    questions_path = directory / f"questions-{size}.json"
+    questions_path.write_text(json.dumps(synthetic.questions(package, n_questions)))
+    return rows_path, questions_path
+
+
+def run_worker(engine: str, rows_path: Path, questions_path: Path, n_queries: int) -> dict[str, float]:
+    """One measurement in a fresh process."""
+    import subprocess
+
+    repo = Path(__file__).resolve().parent.parent
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench.retrieval", engine, str(rows_path), str(questions_path),
+         str(n_queries)],
+        cwd=repo, capture_output=True, text=True, check=False,
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(f"retrieval worker {engine} failed:\n{proc.stderr[-2000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def compare(sizes: tuple[int, ...], *, rounds: int, queries: int, rank_bm25_queries: dict[int, int],
+            workdir: Path, progress: Callable[[str], None]) -> dict[int, dict[str, dict[str, float]]]:
+    """Per size and engine, the median of each figure over ``rounds`` fresh-process runs."""
+    from statistics import median
+
+    out: dict[int, dict[str, dict[str, float]]] = {}
+    for size in sizes:
+        rows_path, questions_path = write_inputs(size, workdir, queries)
+        runs: dict[str, list[dict[str, float]]] = {e: [] for e in ENGINES}
+        for round_ in range(rounds):
+            for engine in ENGINES:
+                n = rank_bm25_queries.get(size, queries) if engine == "rank_bm25" else queries
+                progress(f"retrieval {size:,} rows, {engine}, round {round_ + 1}/{rounds}")
+                runs[engine].append(run_worker(engine, rows_path, questions_path, n))
+        out[size] = {
+            engine: {key: median(r[key] for r in results) for key in results[0] if key != "engine"}
+            for engine, results in runs.items()
+        }
+    return out
+
+
 def main(argv: list[str]) -> None:
     engine, rows_path, questions_path, n_queries = argv
     if engine not in ENGINES:

@@ -119,3 +119,50 @@ class Gunicorn:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class Browser:
+    """An httpx client that logs in through the login form and sends Django's CSRF header."""
+
+    def __init__(self, base_url: str, *, timeout: float = 10.0):
+        self.http = httpx.Client(base_url=base_url, timeout=timeout)
+
+    def login(self, username: str, password: str) -> None:
+        self.http.get("/accounts/login/").raise_for_status()
+        response = self.http.post(
+            "/accounts/login/",
+            data={
+                "username": username,
+                "password": password,
+                "csrfmiddlewaretoken": self.http.cookies["csrftoken"],
+            },
+        )
+        if response.status_code != 302 or not self.session_key:
+            raise AssertionError(f"login failed: {response.status_code} {response.text[:300]}")
+
+    @property
+    def session_key(self) -> str:
+        return self.http.cookies.get("sessionid", "")
+
+    def _headers(self) -> dict[str, str]:
+        return {"X-CSRFToken": self.http.cookies.get("csrftoken", "")}
+
+    def post_json(self, path: str, body: dict[str, object]) -> httpx.Response:
+        return self.http.post(path, json=body, headers=self._headers())
+
+    def post_file(self, path: str, name: str, content: bytes) -> httpx.Response:
+        return self.http.post(path, files={"file": (name, content)}, headers=self._headers())
+
+    def delete(self, path: str) -> httpx.Response:
+        return self.http.delete(path, headers=self._headers())
+
+    def get(self, path: str) -> httpx.Response:
+        return self.http.get(path)
+
+    def logout(self) -> None:
+        response = self.http.post("/accounts/logout/", headers=self._headers())
+        if response.status_code != 302:
+            raise AssertionError(f"logout failed: {response.status_code}")
+
+    def close(self) -> None:
+        self.http.close()

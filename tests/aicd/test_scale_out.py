@@ -16,7 +16,7 @@ import redis
 
 from aicd.worker_pid import HEADER
 from tests.aicd.conftest import CHAT_RATE_PER_MIN, SESSION_AGE_S
-from tests.servers import Gunicorn
+from tests.servers import Browser, Gunicorn
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
@@ -24,46 +24,6 @@ CHAT = "/api/source-grounded-chat"
 SOURCES = "/api/session-sources"
 QUESTION = "who owns each stage gate?"
 MAX_ATTEMPTS = 30
-
-
-class Browser:
-    """An httpx client that logs in through the login form and sends Django's CSRF header."""
-
-    def __init__(self, server: Gunicorn):
-        self.http = httpx.Client(base_url=server.base_url, timeout=10.0)
-
-    def login(self, username: str) -> None:
-        self.http.get("/accounts/login/").raise_for_status()
-        response = self.http.post(
-            "/accounts/login/",
-            data={
-                "username": username,
-                "password": f"{username}-correct-horse-battery",
-                "csrfmiddlewaretoken": self.http.cookies["csrftoken"],
-            },
-        )
-        assert response.status_code == 302, response.text[:500]
-        assert self.session_key
-
-    @property
-    def session_key(self) -> str:
-        return self.http.cookies.get("sessionid", "")
-
-    def _headers(self) -> dict[str, str]:
-        return {"X-CSRFToken": self.http.cookies.get("csrftoken", "")}
-
-    def post_json(self, path: str, body: dict[str, object]) -> httpx.Response:
-        return self.http.post(path, json=body, headers=self._headers())
-
-    def get(self, path: str) -> httpx.Response:
-        return self.http.get(path)
-
-    def logout(self) -> None:
-        response = self.http.post("/accounts/logout/", headers=self._headers())
-        assert response.status_code == 302
-
-    def close(self) -> None:
-        self.http.close()
 
 
 def session_cache_key(session_key: str) -> str:
@@ -95,7 +55,7 @@ def until_two_workers(send, attempts: int = MAX_ATTEMPTS) -> dict[str, httpx.Res
 
 @pytest.fixture
 def browser(two_workers: Gunicorn):
-    b = Browser(two_workers)
+    b = Browser(two_workers.base_url)
     yield b
     b.close()
 
@@ -103,7 +63,7 @@ def browser(two_workers: Gunicorn):
 def test_a_login_made_on_one_worker_is_honoured_by_the_other(
     two_workers: Gunicorn, browser: Browser, redis_client: redis.Redis
 ):
-    browser.login("ada")
+    browser.login("ada", "ada-correct-horse-battery")
     key = session_cache_key(browser.session_key)
     assert redis_client.exists(key)
     # The cache session backend stores each session with the session cookie's age as its TTL.
@@ -121,7 +81,7 @@ def test_a_login_made_on_one_worker_is_honoured_by_the_other(
 
 
 def test_throttle_counts_are_shared_by_the_workers(two_workers: Gunicorn, browser: Browser):
-    browser.login("bo")
+    browser.login("bo", "bo-correct-horse-battery")
     pids: set[str] = set()
     statuses = []
     for _ in range(CHAT_RATE_PER_MIN):
@@ -138,7 +98,7 @@ def test_throttle_counts_are_shared_by_the_workers(two_workers: Gunicorn, browse
 def test_a_paste_source_is_used_by_any_worker_and_gone_from_redis_after_logout(
     two_workers: Gunicorn, browser: Browser, redis_client: redis.Redis
 ):
-    browser.login("cy")
+    browser.login("cy", "cy-correct-horse-battery")
     marker = f"marker-{uuid.uuid4().hex}"
     text = (
         f"Draft proposal {marker}. The pilot will skip the build-readiness stage gate and the "
