@@ -39,3 +39,11 @@ class RedisCache(DjangoRedisCache):
     def redis(self) -> Any:
         """The ``redis.Redis`` client for writes, for commands the cache API has no word for."""
         return self._cache.get_client(write=True)
+
+    def script(self, source: str) -> Any:
+        """A Lua script registered once on the write client (run with EVALSHA, loaded if missing)."""
+        scripts: dict[str, Any] = self.__dict__.setdefault("_scripts", {})
+        script = scripts.get(source)
+        if script is None:
+            script = scripts[source] = self.redis().register_script(source)
+        return script

@@ -55,8 +55,7 @@ class SharedScopedRateThrottle(ScopedRateThrottle):
         self.key = self.get_cache_key(request, view)
         if self.key is None:
             return True
-        client = backend.redis()
-        allowed, count, oldest, now = client.register_script(SLIDING_LOG)(
+        allowed, count, oldest, now = backend.script(SLIDING_LOG)(
             keys=[backend.make_key(self.key)],
             args=[self.duration, self.num_requests, uuid.uuid4().hex],
         )

@@ -105,6 +105,7 @@ def app_server(redis_url: str, *, workers: int = 2) -> Iterator[App]:
     try:
         manage(env, "migrate", "--noinput")
         manage(env, "build_context_pack")
+        manage(env, "collectstatic", "--noinput")
         create_users(env, {BENCH_USER: BENCH_PASSWORD})
         tokens = tuple(manage(env, "shell", "--no-imports", "-c", _TOKEN_USERS_SCRIPT).split())
         server = Gunicorn(env=env, port=free_port(), log_path=workdir / "gunicorn.log").start()

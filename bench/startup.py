@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -82,25 +83,29 @@ def bare_project(directory: Path) -> Path:
     return directory
 
 
-def _time_one(kind: str, env: dict[str, str], token: str, bare: Path) -> float:
+def _time_one(kind: str, env: dict[str, str], token: str, bare: Path) -> tuple[float, float]:
+    """Wall time and CPU time (user + system) in ms of one probe process."""
     if kind == "bare":
         env = {**env, "DJANGO_SETTINGS_MODULE": "bare.settings", "PYTHONPATH": f"{bare}:{REPO}"}
     else:
         env = {**env, "DJANGO_SETTINGS_MODULE": "aicd.settings"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-m", "bench.startup", kind, token], cwd=REPO,
         env=env, capture_output=True, text=True, check=False,
     )
     elapsed = (time.perf_counter() - start) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0 or "ready" not in proc.stdout:
         raise RuntimeError(f"start-up probe {kind} failed:\n{proc.stdout}\n{proc.stderr}")
-    return elapsed
+    cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000
+    return elapsed, cpu
 
 
-def compare(env: dict[str, str], token: str, *, rounds: int) -> dict[str, float]:
-    """Median start-up in ms of each kind, the kinds interleaved round by round."""
-    times: dict[str, list[float]] = {k: [] for k in KINDS}
+def compare(env: dict[str, str], token: str, *, rounds: int) -> dict[str, tuple[float, float]]:
+    """Median (wall, CPU) start-up in ms of each kind, the kinds interleaved round by round."""
+    times: dict[str, list[tuple[float, float]]] = {k: [] for k in KINDS}
     with tempfile.TemporaryDirectory(prefix="aicd-bench-bare-") as tmp:
         bare = bare_project(Path(tmp))
         for kind in KINDS:  # one unmeasured round warms the OS file cache for every kind
@@ -108,7 +113,10 @@ def compare(env: dict[str, str], token: str, *, rounds: int) -> dict[str, float]
         for _ in range(rounds):
             for kind in KINDS:
                 times[kind].append(_time_one(kind, env, token, bare))
-    return {kind: median(values) for kind, values in times.items()}
+    return {
+        kind: (median(w for w, _ in values), median(c for _, c in values))
+        for kind, values in times.items()
+    }
 
 
 if __name__ == "__main__":

@@ -33,3 +33,11 @@ def test_round_trip_against_a_real_redis(redis_url: str, redis_client: redis.Red
     assert cache.incr("n") == 2
     cache.delete("k")
     assert cache.get("k") is None
+
+
+def test_a_script_is_registered_once():
+    cache = RedisCache("redis://127.0.0.1:1/0", {})
+    first = cache.script("return 1")
+    assert cache.script("return 1") is first
+    assert cache.script("return 2") is not first
+    assert first.registered_client is cache.redis()
