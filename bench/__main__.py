@@ -72,6 +72,9 @@ def _startup(report: Report, app: harness.App, plan: dict[str, object]) -> None:
                    f"bare Django {ms(bare_wall)}", times(ratio), "< 1.5x", ratio < 1.5))
     report.add(Row("start-up", "same, CPU time (user + system)", ms(app_cpu), f"bare Django {ms(bare_cpu)}",
                    times(app_cpu / bare_cpu)))
+    drf_wall = result["bare_drf"][0]
+    report.add(Row("start-up", "same, wall, against bare Django + DRF (one APIView)", ms(app_wall),
+                   f"bare Django + DRF {ms(drf_wall)}", times(app_wall / drf_wall)))
     report.add(Row("start-up", "fresh process to first answer (pack and tokenizer loaded), wall",
                    ms(first_wall), f"bare Django {ms(bare_wall)}", times(first_wall / bare_wall)))
 
@@ -184,7 +187,8 @@ METHOD = """## What each figure measures
 - **start-up**: wall time from spawning Python to the WSGI application's first response in
   that process. The app answers `GET /api/health` for a token (settings, apps, middleware,
   URLconf with every view and service module, DRF, one token query). The baseline is a project
-  fresh from `django-admin startproject` (DEBUG off) with one view. No index is built or loaded
+  fresh from `django-admin startproject` (DEBUG off) with one view; a second baseline adds
+  `rest_framework` to that project and serves the view as a DRF `APIView`. No index is built or loaded
   at start-up: the context pack and its index are built artifacts (`manage.py
   build_context_pack`), loaded on first use; "first answer" adds that first use. The probe's
   CPU time (user + system) is shown too: it moves less than wall time on a shared machine.

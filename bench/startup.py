@@ -4,7 +4,9 @@
 answered its first request, in process (no server, no network):
 - app: ``aicd.wsgi`` answering ``GET /api/health`` for a token (URLconf, DRF, token lookup);
 - bare Django: a project fresh from ``django-admin startproject`` (same Django; DEBUG off and
-  127.0.0.1 allowed, as in the app) plus one view answering ``{"status": "ok"}``.
+  127.0.0.1 allowed, as in the app) plus one view answering ``{"status": "ok"}``;
+- bare Django + DRF: the same project with ``rest_framework`` installed and that view written
+  as a DRF ``APIView``: what the framework alone adds.
 The context pack is not part of start-up: it is a built artifact, loaded on first use. The
 first answer after start-up (``POST /api/source-grounded-chat``, which loads the pack and the
 tokenizer) is reported beside it.
@@ -28,7 +30,7 @@ from statistics import median
 
 # Only the standard library above: the probe process must not import anything the app does not.
 REPO = Path(__file__).resolve().parent.parent
-KINDS = ("bare", "app", "app_first_answer")
+KINDS = ("bare", "bare_drf", "app", "app_first_answer")
 
 
 def _call(application: Callable, method: str, path: str, headers: dict[str, str],
@@ -51,7 +53,7 @@ def probe(kind: str, token: str) -> None:
     from django.core.wsgi import get_wsgi_application
 
     application = get_wsgi_application()
-    if kind == "bare":
+    if kind.startswith("bare"):
         status = _call(application, "GET", "/api/health", {})
     else:
         auth = {"HTTP_AUTHORIZATION": f"Token {token}"}
@@ -65,9 +67,31 @@ def probe(kind: str, token: str) -> None:
 
 
 _BARE_VIEW = """
+import os  # noqa: E402
+
 from django.http import JsonResponse  # noqa: E402
 
-urlpatterns.append(path("api/health", lambda request: JsonResponse({"status": "ok"})))
+if os.environ.get("BARE_WITH_DRF"):
+    from rest_framework.permissions import AllowAny
+    from rest_framework.response import Response
+    from rest_framework.views import APIView
+
+    class Health(APIView):
+        authentication_classes = []
+        permission_classes = [AllowAny]
+
+        def get(self, request):
+            return Response({"status": "ok"})
+
+    urlpatterns.append(path("api/health", Health.as_view()))
+else:
+    urlpatterns.append(path("api/health", lambda request: JsonResponse({"status": "ok"})))
+"""
+_BARE_DRF_SETTINGS = """
+import os  # noqa: E402
+
+if os.environ.get("BARE_WITH_DRF"):
+    INSTALLED_APPS += ["rest_framework"]
 """
 
 
@@ -77,7 +101,8 @@ def bare_project(directory: Path) -> Path:
                    check=True, capture_output=True)
     settings = directory / "bare" / "settings.py"
     text = settings.read_text().replace("DEBUG = True", "DEBUG = False")
-    settings.write_text(text.replace("ALLOWED_HOSTS = []", 'ALLOWED_HOSTS = ["127.0.0.1"]'))
+    settings.write_text(text.replace("ALLOWED_HOSTS = []", 'ALLOWED_HOSTS = ["127.0.0.1"]')
+                        + _BARE_DRF_SETTINGS)
     with (directory / "bare" / "urls.py").open("a") as urls:
         urls.write(_BARE_VIEW)
     return directory
@@ -85,8 +110,10 @@ def bare_project(directory: Path) -> Path:
 
 def _time_one(kind: str, env: dict[str, str], token: str, bare: Path) -> tuple[float, float]:
     """Wall time and CPU time (user + system) in ms of one probe process."""
-    if kind == "bare":
+    if kind.startswith("bare"):
         env = {**env, "DJANGO_SETTINGS_MODULE": "bare.settings", "PYTHONPATH": f"{bare}:{REPO}"}
+        if kind == "bare_drf":
+            env["BARE_WITH_DRF"] = "1"
     else:
         env = {**env, "DJANGO_SETTINGS_MODULE": "aicd.settings"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
