@@ -48,6 +48,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+## eval: the grounding evaluation (refusal precision/recall, answer and top-3 hit rates) -> docs/evaluation.md
+eval: $(STAMP)
+	$(BIN)/python manage.py build_context_pack
+	$(BIN)/python manage.py evaluate --write docs/evaluation.md
+
 check-package: $(STAMP)
 	$(BIN)/python manage.py build_context_pack --check
 

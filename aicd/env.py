@@ -63,3 +63,17 @@ def get_choice(name: str, choices: tuple[str, ...], default: str) -> str:
         allowed = ", ".join(choices)
         raise ImproperlyConfigured(f"{name} must be one of: {allowed}; got {value!r}.")
     return value
+
+
+def get_int_list(name: str, default: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """Parse a comma-separated list of non-negative integers."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        values = tuple(int(part) for part in raw.split(",") if part.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be comma-separated integers, got {raw!r}.") from None
+    if any(v < 1 or v > 65535 for v in values):
+        raise ImproperlyConfigured(f"{name} must list port numbers between 1 and 65535, got {raw!r}.")
+    return values

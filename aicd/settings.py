@@ -125,6 +125,9 @@ else:
         }
     }
 SESSION_ENGINE = "django.contrib.sessions.backends.cache"
+# Uploads are held in memory only, never spooled to a temporary file (see uploads/handlers.py).
+FILE_UPLOAD_HANDLERS = ["uploads.handlers.MemoryOnlyUploadHandler"]
+FILE_UPLOAD_MAX_MEMORY_SIZE = 6 * 1024 * 1024
 SESSION_COOKIE_AGE = env.get_int("AICD_SESSION_AGE_S", 8 * 3600, minimum=60)
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 SESSION_COOKIE_HTTPONLY = True
@@ -219,7 +222,7 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.get_str("AICD_LOG_LEVEL", "INFO")},
-    "loggers": {"bm25s": {"level": "WARNING"}},
+    "loggers": {"bm25s": {"level": "WARNING"}, "pypdf": {"level": "ERROR"}},
 }
 
 # ---------------------------------------------------------------- the assistant's own settings
@@ -230,10 +233,16 @@ AICD_PROVIDER_BASE_URL = env.get_str("AICD_PROVIDER_BASE_URL")
 AICD_PROVIDER_MODEL = env.get_str("AICD_PROVIDER_MODEL")
 AICD_PROVIDER_API_KEY = env.get_str("AICD_PROVIDER_API_KEY")
 AICD_PROVIDER_TIMEOUT_S = env.get_float("AICD_PROVIDER_TIMEOUT_S", 30.0) or 30.0
+# Optional Chat Completions parameters for the openai_compatible provider (0 tokens: not sent).
+AICD_PROVIDER_TEMPERATURE = env.get_float("AICD_PROVIDER_TEMPERATURE", 0.0)
+AICD_PROVIDER_MAX_TOKENS = env.get_int("AICD_PROVIDER_MAX_TOKENS", 0)
+AICD_PROVIDER_CA_BUNDLE = env.get_str("AICD_PROVIDER_CA_BUNDLE")  # PEM file for a private CA
 AICD_CURRENT_CONTEXT_ADAPTER = env.get_choice(
     "AICD_CURRENT_CONTEXT_ADAPTER", ("disabled", "allowlisted_public_fetch"), "disabled"
 )
 AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = env.get_str("AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON")
+# Ports other than 443 that registry URLs may use; an operator decision, never a registry one.
+AICD_CURRENT_CONTEXT_ALLOWED_PORTS = env.get_int_list("AICD_CURRENT_CONTEXT_ALLOWED_PORTS")
 AICD_PRICE_INPUT_PER_1K = env.get_float("AICD_PRICE_INPUT_PER_1K")
 AICD_PRICE_OUTPUT_PER_1K = env.get_float("AICD_PRICE_OUTPUT_PER_1K")
 AICD_MAX_QUESTION_CHARS = env.get_int("AICD_MAX_QUESTION_CHARS", 2000, minimum=50)

@@ -9,4 +9,6 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("", include("assistant.urls")),
+    path("", include("registry_review.urls")),
+    path("", include("uploads.urls")),
 ]

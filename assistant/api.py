@@ -14,9 +14,9 @@ from rest_framework.views import APIView
 
 from aicd.throttling import SharedScopedRateThrottle
 from assistant import services
-from assistant.api_errors import ApplicationError
 from assistant.serializers import ChatInputSerializer
 from assistant.types import Mode
+from uploads import services as uploads
 
 
 @method_decorator(login_not_required, name="dispatch")
@@ -31,13 +31,12 @@ class SourceGroundedChatView(APIView):
         data = ChatInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values: dict[str, Any] = data.validated_data
-        if values["session_source_ids"]:
-            raise ApplicationError(
-                "unknown_session_source",
-                "No session source with that id exists in this session.",
-                fields={"session_source_ids": ["Unknown session source id."]},
-            )
-        run = services.answer(question=values["question"], mode=Mode(values["mode"]))
+        sources = uploads.resolve(
+            session=request.session, owner=str(request.user.pk), ids=values["session_source_ids"]
+        )
+        run = services.answer(
+            question=values["question"], mode=Mode(values["mode"]), session_sources=sources
+        )
         return Response(run.to_dict())
 
 

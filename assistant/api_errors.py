@@ -60,7 +60,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif isinstance(exc, exceptions.ParseError):
         response.data = error_body("malformed_json", "The request body is not valid JSON.")
     elif isinstance(exc, exceptions.Throttled):
-        wait = int(exc.wait) if exc.wait is not None else None
+        wait = getattr(exc, "wait", None)
+        wait = int(wait) if wait is not None else None
         response.data = error_body(
             "throttled",
             "Too many requests." + (f" Retry in {wait} seconds." if wait is not None else ""),

@@ -9,6 +9,8 @@ from assistant import lanes
 from assistant.current.base import CurrentRef
 from assistant.prompt import SourceRef
 from assistant.types import Citation, PackageRow
+from uploads.selection import Excerpt
+from uploads.types import AUTHORITY_NOTE, RETENTION, SOURCE_CLASS
 
 EXCERPT_CHARS = 360
 CURRENT_AUTHORITY_NOTE = (
@@ -90,3 +92,48 @@ def current_citation(citation_id: str, ref: CurrentRef) -> Citation:
 def class_counts(citations: Iterable[Citation]) -> dict[str, int]:
     counts = Counter(c.citation_class for c in citations)
     return {cls: counts.get(cls, 0) for cls in lanes.CITATION_CLASSES}
+
+
+# ------------------------------------------------------------------ uploaded/session citations
+UPLOADED_CLAIM_BOUNDARY = (
+    "User-provided session source for this review only: not approved package corpus, not durable "
+    "corpus ingestion, and not enterprise source authority unless separately approved."
+)
+
+
+def uploaded_ref(citation_id: str, item: Excerpt) -> SourceRef:
+    return SourceRef(
+        citation_id=citation_id,
+        citation_class=lanes.UPLOADED_CITATION,
+        title=f"{item.record.display_title} — {item.anchor.label}",
+        text=item.text,
+        meta={
+            "display_title": item.record.display_title,
+            "anchor": item.anchor.label,
+            "session_source_id": item.record.session_source_id,
+            "file_type": item.record.file_type,
+            "extraction_confidence": item.record.extraction_confidence,
+            "authority": AUTHORITY_NOTE,
+        },
+    )
+
+
+def uploaded_citation(citation_id: str, item: Excerpt) -> Citation:
+    return Citation(
+        id=citation_id,
+        citation_class=lanes.UPLOADED_CITATION,
+        title=f"{item.record.display_title} — {item.anchor.label}",
+        excerpt=excerpt(item.text),
+        claim_boundary=UPLOADED_CLAIM_BOUNDARY,
+        fields={
+            "source_class": SOURCE_CLASS,
+            "session_source_id": item.record.session_source_id,
+            "display_title": item.record.display_title,
+            "file_type": item.record.file_type,
+            "anchor": item.anchor.to_dict(),
+            "anchor_label": item.anchor.label,
+            "extraction_confidence": item.record.extraction_confidence,
+            "retention": RETENTION,
+            "authority_note": AUTHORITY_NOTE,
+        },
+    )

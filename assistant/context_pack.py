@@ -10,6 +10,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 
@@ -30,7 +31,7 @@ class ContextPack:
     package_dir: str
     rows: tuple[PackageRow, ...]
     index: Index
-    artifacts: tuple[dict[str, object], ...]
+    artifacts: tuple[dict[str, Any], ...]
 
     def row(self, row_id: str) -> PackageRow | None:
         for row in self.rows:

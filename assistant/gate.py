@@ -15,11 +15,22 @@ from assistant.types import Lane
 
 MARKER_RE = re.compile(r"\[\s*([A-Za-z]+\d+(?:\s*[,;]\s*[A-Za-z]*\d+)*)\s*\]")
 _LABEL_ALTERNATION = "|".join(re.escape(label) for label in lanes.ALL_LABELS)
+# A label line: the label alone (as heading, bold or numbered item), or followed by a colon and
+# the lane's first sentence, e.g. "**Package says:** Owners are named [P1]."
 LABEL_LINE_RE = re.compile(
-    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?(" + _LABEL_ALTERNATION + r")(?:\*\*|__)?[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*$",
+    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\d{1,2}[.)][ \t]*)?(?:\*\*|__)?(?P<label>" + _LABEL_ALTERNATION
+    + r")[ \t]*(?P<colon1>:)?[ \t]*(?:\*\*|__)?[ \t]*(?P<colon2>:)?[ \t]*(?P<rest>.*?)[ \t]*$",
     re.I | re.M,
 )
+# Bracketed text that tries to be a citation but is not one the gate can read: "[1]", "[P1-P3]",
+# "[source P2]". Real markers are removed before this is searched.
+LOOSE_MARKER_RE = re.compile(r"\[[^\[\]\n]{0,40}?\b[PCUpcu]?\d+\b[^\[\]\n]{0,40}?\]")
+LINK_RE = re.compile(r"https?://[^\s<>()\[\]]+|\bwww\.[^\s<>()\[\]]+|\]\([^)\s]*\)", re.I)
+HTML_RE = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>|<!--|&#?\w+;")
+SAFE_ID_RE = re.compile(r"[PCU]\d{1,4}")
 MAX_ANSWER_CHARS = 20_000
+# Lanes that may cite any class that was sent, and must cite at least one source.
+SYNTHESIS_LANES = (lanes.SYNTHESIS, lanes.ASSESSMENT)
 
 
 @dataclass(frozen=True)
@@ -54,7 +65,10 @@ def _canonical_label(found: str) -> str:
 def parse(text: str) -> tuple[list[tuple[str, str]], list[str]]:
     """Split text at lane-label lines; text before the first label is a problem."""
     problems: list[str] = []
-    matches = list(LABEL_LINE_RE.finditer(text))
+    matches = [
+        m for m in LABEL_LINE_RE.finditer(text)
+        if not m.group("rest") or m.group("colon1") or m.group("colon2")
+    ]
     if not matches:
         return [], ["the answer has no lane labels"]
     if text[: matches[0].start()].strip():
@@ -62,7 +76,8 @@ def parse(text: str) -> tuple[list[tuple[str, str]], list[str]]:
     sections = []
     for i, m in enumerate(matches):
         end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
-        sections.append((_canonical_label(m.group(1)), text[m.end() : end].strip()))
+        body = (m.group("rest") + "\n" + text[m.end() : end]).strip()
+        sections.append((_canonical_label(m.group("label")), body))
     return sections, problems
 
 
@@ -74,6 +89,7 @@ def verify(text: str, request: ProviderRequest) -> GateResult:
     required = lanes.required_lanes(request.mode, with_uploads=with_uploads)
     allowed = lanes.allowed_order(request.mode, with_uploads=with_uploads)
     sent = {ref.citation_id: ref.citation_class for ref in request.all_refs()}
+    sent_text = _sent_text(request)
     sections, problems = parse(text)
     labels = [label for label, _ in sections]
 
@@ -93,12 +109,14 @@ def verify(text: str, request: ProviderRequest) -> GateResult:
         ids = citation_ids(body)
         for cid in ids:
             if cid not in sent:
-                problems.append(f"lane '{label}' cites {cid}, which was not among the sources sent")
+                shown = cid if SAFE_ID_RE.fullmatch(cid) else "an unrecognised id"
+                problems.append(f"lane '{label}' cites {shown}, which was not among the sources sent")
             elif label in lanes.LANE_CLASS and sent[cid] != lanes.LANE_CLASS[label]:
                 problems.append(
                     f"lane '{label}' cites {cid}, a {sent[cid]}; it admits only {lanes.LANE_CLASS[label]}s"
                 )
         problems.extend(_lane_content_problems(label, body, ids, request))
+        problems.extend(_markup_problems(label, body, sent_text))
         unique = tuple(dict.fromkeys(ids))
         result.append(Lane(label=label, text=body, citation_ids=unique))
     if problems:
@@ -119,8 +137,41 @@ def _lane_content_problems(
         if " ".join(body.split()) != lanes.DIVERGENCE_FALLBACK:
             return [f"lane '{label}' has no citation and is not the exact no-divergence sentence"]
         return []
+    if label in SYNTHESIS_LANES and not ids:
+        return [f"lane '{label}' cites no source that was sent"]
     if label in lanes.LANE_CLASS:
         paragraphs = [p for p in re.split(r"\n\s*\n", body) if p.strip()]
         if any(not citation_ids(p) for p in paragraphs):
             return [f"a paragraph of lane '{label}' has no citation"]
+        if any(not re.search(r"\w", MARKER_RE.sub("", p)) for p in paragraphs):
+            return [f"a paragraph of lane '{label}' has citations but no text"]
     return []
+
+
+def _markup_problems(label: str, body: str, sent_text: str) -> list[str]:
+    """Links, HTML and unreadable markers are problems unless quoted verbatim from a source sent.
+
+    The renderer would escape them anyway; the gate refuses them because a model that writes
+    them is not answering from the sources, and a link could point anywhere.
+    """
+    checks = (
+        (LINK_RE, f"lane '{label}' contains a link that is not in the sources sent"),
+        (HTML_RE, f"lane '{label}' contains HTML markup"),
+        (LOOSE_MARKER_RE, f"lane '{label}' has a citation marker the gate cannot read"),
+    )
+    unmarked = MARKER_RE.sub(" ", body)
+    problems = []
+    for pattern, problem in checks:
+        for match in pattern.finditer(body if pattern is LINK_RE else unmarked):
+            if match.group(0).rstrip(".,;:") not in sent_text:
+                problems.append(problem)
+                break
+    return problems
+
+
+def _sent_text(request: ProviderRequest) -> str:
+    return "\n".join(
+        part
+        for ref in request.all_refs()
+        for part in (ref.title, ref.text, *(str(v) for v in ref.meta.values()))
+    )

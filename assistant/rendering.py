@@ -16,10 +16,10 @@ _CLASS_CSS = {"P": "cite-package", "C": "cite-current", "U": "cite-uploaded"}
 
 def _marker_html(match: re.Match[str]) -> str:
     parts = [p.strip().upper() for p in re.split(r"[,;]", match.group(1)) if p.strip()]
-    links = []
+    links: list[str] = []
     for cid in parts:
         if not re.fullmatch(r"[PCU]\d{1,3}", cid):
-            links.append(escape(cid))
+            links.append(str(escape(cid)))
             continue
         css = _CLASS_CSS[cid[0]]
         cls = lanes.CLASS_OF_PREFIX[cid[0]]

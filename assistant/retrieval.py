@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import Stemmer
 
@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 TOKEN_RE = re.compile(r"[a-z0-9]+")
 HEADING_WEIGHT = 3
 TITLE_WEIGHT = 2
+# Short, term-dense glossary rows would otherwise crowd out the guidance that explains a term.
+TOPIC_WEIGHTS = {"glossary": 0.6}
+MIN_TYPO_LENGTH = 5
+SUPPORT_DEPTH = 3
 PHRASE_PREFIX = "ph_"
 ROW_TERMS_CACHE_SIZE = 4096
 
@@ -90,16 +94,16 @@ class Expansion:
                 synonyms.setdefault(alt, canonical)
         return cls(phrases=tuple(sorted(phrases, key=lambda p: (-len(p), p))), synonyms=synonyms)
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> dict[str, Any]:
         return {
             "phrases": [list(p) for p in self.phrases],
             "synonyms": [[list(k), list(v)] for k, v in sorted(self.synonyms.items())],
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, object]) -> Expansion:
-        phrases = tuple(tuple(p) for p in data.get("phrases", []))  # type: ignore[union-attr]
-        synonyms = {tuple(k): tuple(v) for k, v in data.get("synonyms", [])}  # type: ignore[union-attr]
+    def from_json(cls, data: dict[str, Any]) -> Expansion:
+        phrases = tuple(tuple(p) for p in data.get("phrases", []))
+        synonyms = {tuple(k): tuple(v) for k, v in data.get("synonyms", [])}
         return cls(phrases=phrases, synonyms=synonyms)
 
     def phrase_tokens(self, seq: Sequence[str]) -> list[str]:
@@ -188,14 +192,30 @@ def row_tokens(row: PackageRow, expansion: Expansion) -> list[str]:
 
 def query_tokens(question: str, expansion: Expansion) -> list[str]:
     """Query-side tokens: content stems, phrase tokens and glossary synonym expansions."""
-    seq = stems(question)
+    return _query_tokens_from(stems(question), expansion)
+
+
+def _query_tokens_from(seq: Sequence[str], expansion: Expansion) -> list[str]:
     base = [s for s in seq if s not in _STEMMED_STOPWORDS()]
     return base + expansion.phrase_tokens(seq) + expansion.expand(seq)
 
 
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _edits1(word: str) -> set[str]:
+    """Every string one deletion, transposition, replacement or insertion away from ``word``."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    deletes = {a + b[1:] for a, b in splits if b}
+    transposes = {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    replaces = {a + c + b[1:] for a, b in splits if b for c in _ALPHABET}
+    inserts = {a + c + b for a, b in splits for c in _ALPHABET}
+    return deletes | transposes | replaces | inserts
+
+
 @dataclass(frozen=True)
 class Hit:
-    """A ranked row; ``matched_terms`` is filled for the top hit only (it decides support)."""
+    """A ranked row; ``matched_terms`` is filled for the leading rows only (they decide support)."""
 
     row: PackageRow
     score: float
@@ -211,6 +231,7 @@ class SearchResult:
     supported: bool
     top_score: float
     coverage: float
+    coverage_top: float = 0.0
 
     @property
     def top(self) -> Hit | None:
@@ -222,13 +243,16 @@ class SupportThreshold:
     """Calibrated minimum evidence for "package support".
 
     ``coverage`` is the share of the question's informative weight (IDF of each distinct query
-    word, ``unknown_weight`` for words the package never uses) that the top row matches;
-    ``min_matched_weight`` asks for at least one reasonably specific word in common.
+    word, ``unknown_weight`` for words the package never uses) that the top row matches, and
+    ``coverage_top`` the share the leading rows match together (a question spanning two
+    sections); ``min_matched_weight`` asks for at least one reasonably specific word in common.
+    Calibrated on tests/eval/questions.jsonl: see docs/evaluation.md.
     """
 
     min_score: float = 1.0
-    min_coverage: float = 0.5
-    min_matched_weight: float = 2.0
+    min_coverage: float = 0.2
+    min_coverage_top: float = 0.45
+    min_matched_weight: float = 1.5
     unknown_weight: float = 2.0
 
 
@@ -287,39 +311,60 @@ class Index:
     def vocabulary(self) -> Iterable[str]:
         return (t for t in self._bm25.vocab_dict if t)
 
+    def correct(self, stem: str) -> str:
+        """A stem the package never uses, corrected to the most common package stem one edit away."""
+        if len(stem) < MIN_TYPO_LENGTH or stem in self.doc_freq or not stem.isalpha():
+            return stem
+        best, best_df = stem, 0
+        for candidate in _edits1(stem):
+            df = self.doc_freq.get(candidate, 0)
+            if df > best_df:
+                best, best_df = candidate, df
+        return best
+
     def search(
         self, question: str, *, k: int = 5, threshold: SupportThreshold | None = None
     ) -> SearchResult:
+        """Rank rows for ``question`` and decide whether the package supports it."""
         threshold = threshold or SupportThreshold()
-        terms = query_tokens(question, self.expansion)
+        seq = [self.correct(s) for s in stems(question)]
+        terms = _query_tokens_from(seq, self.expansion)
         known = [t for t in terms if t in self._bm25.vocab_dict]
         if not known or not self.rows:
             return SearchResult((), tuple(terms), False, 0.0, 0.0)
-        k = min(k, len(self.rows))
+        depth = min(len(self.rows), max(k * 3, 20))
         # n_threads=0 scores in this thread; any other value starts a thread pool per query.
-        docs, scores = self._bm25.retrieve([known], k=k, show_progress=False, n_threads=0)
-        hits: list[Hit] = []
-        unique_terms = set(terms)
-        for rank, (doc_id, score) in enumerate(zip(docs[0], scores[0], strict=True)):
-            if score <= 0:
-                continue
-            row = self.rows[int(doc_id)]
-            matched: tuple[str, ...] = ()
-            if rank == 0:
-                # Only the top row decides support; the others need no term analysis.
-                row_terms = self._row_terms(int(doc_id))
-                matched = tuple(sorted(t for t in unique_terms if t in row_terms))
-            hits.append(Hit(row=row, score=float(score), matched_terms=matched))
-        if not hits:
+        docs, scores = self._bm25.retrieve([known], k=depth, show_progress=False, n_threads=0)
+        ranked = sorted(
+            (
+                (float(score) * TOPIC_WEIGHTS.get(self.rows[int(doc_id)].topic, 1.0), int(doc_id))
+                for doc_id, score in zip(docs[0], scores[0], strict=True)
+                if score > 0
+            ),
+            key=lambda pair: (-pair[0], pair[1]),
+        )[:k]
+        if not ranked:
             return SearchResult((), tuple(terms), False, 0.0, 0.0)
+        unique_terms = set(terms)
+        hits: list[Hit] = []
+        for rank, (score, doc_id) in enumerate(ranked):
+            row = self.rows[doc_id]
+            matched: tuple[str, ...] = ()
+            if rank < SUPPORT_DEPTH:
+                # Only the leading rows decide support; the others need no term analysis.
+                row_terms = self._row_terms(doc_id)
+                matched = tuple(sorted(t for t in unique_terms if t in row_terms))
+            hits.append(Hit(row=row, score=score, matched_terms=matched))
         top = hits[0]
-        coverage, matched_weight = self._coverage(question, top, threshold)
+        coverage, matched_weight = self._coverage(seq, set(top.matched_terms), threshold)
+        union = {t for h in hits[:SUPPORT_DEPTH] for t in h.matched_terms}
+        coverage_top, _ = self._coverage(seq, union, threshold)
         supported = (
             top.score >= threshold.min_score
-            and coverage >= threshold.min_coverage
             and matched_weight >= threshold.min_matched_weight
+            and (coverage >= threshold.min_coverage or coverage_top >= threshold.min_coverage_top)
         )
-        return SearchResult(tuple(hits), tuple(terms), supported, top.score, coverage)
+        return SearchResult(tuple(hits), tuple(terms), supported, top.score, coverage, coverage_top)
 
     def _row_terms(self, doc_id: int) -> frozenset[str]:
         """A row's index tokens, kept for the most recently asked-about rows (package text only)."""
@@ -331,15 +376,15 @@ class Index:
             self._row_terms_cache[doc_id] = terms
         return terms
 
-    def _coverage(self, question: str, top: Hit, threshold: SupportThreshold) -> tuple[float, float]:
-        """IDF-weighted share of the question's own words (not expansions) the top row matches.
+    def _coverage(
+        self, seq: Sequence[str], matched_set: set[str], threshold: SupportThreshold
+    ) -> tuple[float, float]:
+        """IDF-weighted share of the question's own words (not expansions) that rows match.
 
-        A word counts as matched when the row has it, or when the row has the canonical glossary
+        A word counts as matched when the rows have it, or when they have the canonical glossary
         term that the word (or the phrase it is part of) expands to.
         """
-        seq = stems(question)
         base = list(dict.fromkeys(s for s in seq if s not in _STEMMED_STOPWORDS()))
-        matched_set = set(top.matched_terms)
         expansions = self.expansion.expansions_by_word(seq)
         total = matched = 0.0
         for word in base:

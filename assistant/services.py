@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
 
 from assistant import citations as records
-from assistant import gate, lanes, policy, prompt, tokens
+from assistant import conflict, gate, lanes, policy, prompt, tokens
 from assistant import telemetry as tm
 from assistant.context_pack import get_context_pack
 from assistant.current.base import (
@@ -31,11 +32,14 @@ from assistant.types import (
     Run,
     RunState,
 )
+from uploads import selection as uploaded
+from uploads.types import SessionSource
 
 MAX_PACKAGE_REFS = 4
 RELATIVE_SCORE_FLOOR = 0.45
 SEARCH_DEPTH = 8
 WEAK_TRUST_LABELS = {"community", "news", "unknown", "vendor/self-published"}
+STALE_WORDS = ("stale", "outdated", "superseded", "historical", "unreviewed", "out of date")
 
 
 @dataclass(frozen=True)
@@ -52,11 +56,14 @@ def answer(
     mode: Mode = Mode.PACKAGE_ONLY,
     provider: BaseProvider | None = None,
     adapter: BaseCurrentContextAdapter | None = None,
+    session_sources: Sequence[SessionSource] = (),
 ) -> Run:
     """Answer ``question`` from the approved package, or refuse deterministically.
 
     Refusals are decided before any current-context adapter or provider is called. The answer
     the provider writes is shown only if the gate verifies its lanes and citation ids.
+    ``session_sources`` are user-provided material to review against the package: they never
+    decide package support, and only excerpts that fit after package grounding are sent.
     """
     ctx = _Context(str(uuid.uuid4()), mode, question.strip(), tm.Stopwatch())
     if not ctx.question:
@@ -66,14 +73,18 @@ def answer(
 
     intent = policy.screen_intent(ctx.question)
     if intent is not None:
-        return _refused(ctx, policy.notice(intent), provider, adapter_name, search=None)
+        return _refused(
+            ctx, policy.notice(intent), provider, adapter_name, search=None, sources=session_sources
+        )
 
     pack = get_context_pack()
     with ctx.watch.phase("retrieval"):
         search = pack.index.search(ctx.question, k=SEARCH_DEPTH)
-    decision = policy.decide(ctx.question, search)
+    decision = policy.decide(ctx.question, search, correct=pack.index.correct)
     if decision.refusal is not None:
-        return _refused(ctx, decision.refusal, provider, adapter_name, search=search)
+        return _refused(
+            ctx, decision.refusal, provider, adapter_name, search=search, sources=session_sources
+        )
 
     rows = _select_rows(search)
     package_refs = tuple(records.package_ref(f"P{i}", row) for i, row in enumerate(rows, 1))
@@ -92,11 +103,15 @@ def answer(
         package_refs=package_refs,
         current_refs=current_refs,
     )
+    upload, request = _with_uploads(request, session_sources)
     sent_citations = tuple(
         [records.package_citation(f"P{i}", row) for i, row in enumerate(rows, 1)]
         + [records.current_citation(f"C{i}", r) for i, r in enumerate(current.refs, 1)]
+        + [records.uploaded_citation(f"U{i}", e) for i, e in enumerate(upload.excerpts, 1)]
     )
-    notices = _narrowing_notices(mode, current)
+    notices = _narrowing_notices(mode, current) + _conflict_notice(request)
+    if upload.cut:
+        notices += (policy.notice(policy.Pattern.UPLOADED_SOURCE_TRUNCATED),)
     usage = _usage(request)
 
     try:
@@ -106,6 +121,7 @@ def answer(
         return _diagnostic(
             ctx, f"The provider could not answer ({exc.code}): {exc.message}", provider,
             adapter_name, current, sent_citations, notices, usage, pack.package_version,
+            upload=upload,
         )
     usage = _with_completion(usage, response)
     verdict = gate.verify(response.text, request)
@@ -115,7 +131,7 @@ def answer(
         )
         return _diagnostic(
             ctx, message, provider, adapter_name, current, sent_citations, notices, usage,
-            pack.package_version, model=response.model,
+            pack.package_version, model=response.model, upload=upload,
         )
 
     cited = {cid for lane in verdict.lanes for cid in lane.citation_ids}
@@ -135,6 +151,32 @@ def answer(
         usage=usage,
         package_version=pack.package_version,
         selected=(len(package_refs), len(current_refs)),
+        upload=upload,
+    )
+
+
+def _with_uploads(
+    request: prompt.ProviderRequest, sources: Sequence[SessionSource]
+) -> tuple[uploaded.UploadSelection, prompt.ProviderRequest]:
+    """Add the uploaded excerpts that fit once package (and current) context has been counted."""
+    if not sources:
+        return uploaded.EMPTY_SELECTION, request
+    grounding = sum(map(tokens.count_shared, prompt.package_group_parts(request)))
+    if request.mode is Mode.PACKAGE_CURRENT:
+        grounding += tokens.count(prompt.current_group(request))
+    upload = uploaded.select(
+        sources=sources,
+        question=request.question,
+        package_text="\n".join(ref.text for ref in request.package_refs),
+        package_tokens=grounding,
+    )
+    refs = tuple(records.uploaded_ref(f"U{i}", e) for i, e in enumerate(upload.excerpts, 1))
+    if not refs:
+        return upload, request
+    return upload, dataclasses.replace(
+        request,
+        uploaded_refs=refs,
+        lane_order=lanes.required_lanes(request.mode, with_uploads=True),
     )
 
 
@@ -156,10 +198,17 @@ def _narrowing_notices(mode: Mode, current: CurrentContextResult) -> tuple[Notic
     if current.state != RETRIEVED or not current.refs:
         return (policy.notice(policy.Pattern.NO_CURRENT_SOURCE_SUPPORT),)
     weak = any(
-        r.trust_label in WEAK_TRUST_LABELS or "stale" in r.freshness_label.lower()
+        r.trust_label in WEAK_TRUST_LABELS or any(w in r.freshness_label.lower() for w in STALE_WORDS)
         for r in current.refs
     )
     return (policy.notice(policy.Pattern.STALE_OR_WEAK_CURRENT_SOURCE),) if weak else ()
+
+
+def _conflict_notice(request: prompt.ProviderRequest) -> tuple[Notice, ...]:
+    """package_current_conflict when a sent package and current source state opposite obligations."""
+    if not request.current_refs or conflict.detect(request.package_refs, request.current_refs) is None:
+        return ()
+    return (policy.notice(policy.Pattern.PACKAGE_CURRENT_CONFLICT),)
 
 
 def _usage(request: prompt.ProviderRequest) -> tokens.TokenUsage:
@@ -167,6 +216,9 @@ def _usage(request: prompt.ProviderRequest) -> tokens.TokenUsage:
         package_context_tokens=sum(map(tokens.count_shared, prompt.package_group_parts(request))),
         current_public_source_tokens=(
             tokens.count(prompt.current_group(request)) if request.mode is Mode.PACKAGE_CURRENT else 0
+        ),
+        uploaded_session_source_tokens=(
+            tokens.count(prompt.uploaded_group(request)) if request.uploaded_refs else 0
         ),
         user_prompt_tokens=tokens.count(request.question),
         system_instruction_tokens=tokens.count_shared(request.system_instructions),
@@ -199,6 +251,7 @@ def _refused(
     adapter_name: str,
     *,
     search: SearchResult | None,
+    sources: Sequence[SessionSource] = (),
 ) -> Run:
     current = CurrentContextResult(state=SKIPPED, detail=_skipped_detail(ctx.mode))
     return _finish(
@@ -216,6 +269,7 @@ def _refused(
         usage=tokens.TokenUsage(user_prompt_tokens=tokens.count(ctx.question)),
         package_version=get_context_pack().package_version if search is not None else "",
         selected=(0, 0),
+        upload=uploaded.UploadSelection(refused_source_count=len(sources)),
     )
 
 
@@ -231,8 +285,10 @@ def _diagnostic(
     package_version: str,
     *,
     model: str | None = None,
+    upload: uploaded.UploadSelection = uploaded.EMPTY_SELECTION,
 ) -> Run:
     package_n = sum(1 for c in sent if c.citation_class == lanes.PACKAGE_CITATION)
+    current_n = sum(1 for c in sent if c.citation_class == lanes.CURRENT_CITATION)
     return _finish(
         ctx,
         state=RunState.DIAGNOSTIC,
@@ -247,8 +303,9 @@ def _diagnostic(
         model=model or provider.model,
         usage=usage,
         package_version=package_version,
-        selected=(package_n, len(sent) - package_n),
+        selected=(package_n, current_n),
         diagnostic=message,
+        upload=upload,
     )
 
 
@@ -269,6 +326,7 @@ def _finish(
     package_version: str,
     selected: tuple[int, int],
     diagnostic: str | None = None,
+    upload: uploaded.UploadSelection = uploaded.EMPTY_SELECTION,
 ) -> Run:
     body = tm.summary(
         tm.TelemetryInput(
@@ -281,9 +339,11 @@ def _finish(
             citations=citations,
             package_refs_selected=selected[0],
             current_refs_selected=selected[1],
+            uploaded_refs_selected=len(upload.excerpts),
             external_retrieval_count=len(current.refs),
             package_version=package_version,
             current_freshness=[r.freshness_label for r in current.refs],
+            extra=upload.telemetry(),
         ),
         ctx.watch,
     )

@@ -10,11 +10,19 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
 from assistant import lanes, services
+from assistant.api_errors import ApplicationError
 from assistant.context_pack import get_context_pack
 from assistant.forms import ChatForm
 from assistant.reader import render_artifact
 from assistant.rendering import render_prose
 from assistant.types import MODE_DISPLAY_NAMES, Mode, Run
+from uploads import services as uploads
+from uploads.views import panel_context as upload_panel
+
+CURRENT_GROUP_NOTE = (
+    "Current/public sources are not package authority. They are cited separately, may be stale, "
+    "incomplete or not approved, and approve nothing; package guidance remains the source of record."
+)
 
 
 def _run_view_model(run: Run) -> dict[str, object]:
@@ -26,7 +34,8 @@ def _run_view_model(run: Run) -> dict[str, object]:
     ):
         items = run.citations_of_class(cls)
         if items:
-            groups.append({"label": label, "css": css, "citation_class": cls, "items": items})
+            note = CURRENT_GROUP_NOTE if cls == lanes.CURRENT_CITATION else ""
+            groups.append({"label": label, "css": css, "citation_class": cls, "items": items, "note": note})
     return {
         "run": run,
         "lanes": [{"label": lane.label, "html": render_prose(lane.text)} for lane in run.lanes],
@@ -42,17 +51,31 @@ def chat(request: HttpRequest) -> HttpResponse:
         "adapter": settings.AICD_CURRENT_CONTEXT_ADAPTER,
         "modes": MODE_DISPLAY_NAMES,
     }
+    selected: list[str] | None = None
     if request.method == "POST":
         form = ChatForm(request.POST)
+        selected = request.POST.getlist("session_source_ids")
         if form.is_valid():
-            run = services.answer(
-                question=form.cleaned_data["question"], mode=Mode(form.cleaned_data["mode"])
-            )
-            context.update(_run_view_model(run))
-            form = ChatForm(initial={"mode": run.mode.value, "question": form.cleaned_data["question"]})
+            try:
+                sources = uploads.resolve(
+                    session=request.session, owner=str(request.user.pk), ids=selected
+                )
+            except ApplicationError as exc:
+                form.add_error(None, exc.message)
+            else:
+                run = services.answer(
+                    question=form.cleaned_data["question"],
+                    mode=Mode(form.cleaned_data["mode"]),
+                    session_sources=sources,
+                )
+                context.update(_run_view_model(run))
+                form = ChatForm(
+                    initial={"mode": run.mode.value, "question": form.cleaned_data["question"]}
+                )
     else:
         form = ChatForm()
     context["form"] = form
+    context.update(upload_panel(request, selected))
     return render(request, "assistant/chat.html", context)
 
 

@@ -1,9 +1,13 @@
-"""The embedded offline provider: quotes the best-matching sentences of the sources it is sent."""
+"""The embedded offline provider: quotes the best-matching sentences of the sources it is sent.
+
+With uploaded session sources it adds the structured review lanes (assistant.providers.review).
+"""
 
 from __future__ import annotations
 
-from assistant import lanes
+from assistant import conflict, lanes
 from assistant.prompt import ProviderRequest, SourceRef
+from assistant.providers import review
 from assistant.providers.base import BaseProvider, ProviderResponse
 from assistant.retrieval import content_stems
 from assistant.sentences import best_sentences
@@ -38,6 +42,15 @@ class DeterministicProvider(BaseProvider):
             out[lanes.SYNTHESIS] = self._synthesis(request)
         if lanes.DIVERGENCE in request.lane_order:
             out[lanes.DIVERGENCE] = lanes.DIVERGENCE_FALLBACK
+        if lanes.CURRENT_SAYS in request.lane_order and request.current_refs:
+            clash = conflict.detect(request.package_refs, request.current_refs)
+            if clash is not None:
+                out = self._with_conflict(out, clash)
+        if request.uploaded_refs:
+            findings = review.findings(request, terms)
+            out[lanes.UPLOADED_SAYS] = review.uploaded_lane(request, terms)
+            out[lanes.ASSESSMENT] = review.assessment_lane(request, findings)
+            out[lanes.MISSING_EVIDENCE] = review.missing_lane(request, findings)
         text = "\n\n".join(f"{label}\n{out[label]}" for label in request.lane_order if label in out)
         return ProviderResponse(text=text, model=self.model)
 
@@ -51,6 +64,20 @@ class DeterministicProvider(BaseProvider):
             if quoted:
                 paragraphs.append(" ".join(f"{s} [{ref.citation_id}]" for s in quoted))
         return "\n\n".join(paragraphs)
+
+    @staticmethod
+    def _with_conflict(out: dict[str, str], found: conflict.Conflict) -> dict[str, str]:
+        """The seed's conflict shape: both claims quoted in their lanes, then conflict and decision."""
+        out = dict(out)
+        for label, sentence, cid in (
+            (lanes.PACKAGE_SAYS, found.package_sentence, found.package_id),
+            (lanes.CURRENT_SAYS, found.current_sentence, found.current_id),
+        ):
+            if sentence not in out[label]:
+                out[label] = f"{sentence} [{cid}]\n\n{out[label]}".strip()
+        out[lanes.SYNTHESIS] = conflict.synthesis_text(found)
+        out[lanes.DIVERGENCE] = conflict.divergence_text(found)
+        return out
 
     @staticmethod
     def _synthesis(request: ProviderRequest) -> str:

@@ -16,15 +16,19 @@ def _ref(cid: str, title: str, text: str, meta: dict[str, str]) -> SourceRef:
                      meta=meta)
 
 
+PKG = lanes.PACKAGE_CITATION
+
+
 def test_render_group_is_its_parts_joined_in_the_documented_format():
     refs = (_ref("P1", "T", "body", {}), _ref("P2", "U", "more", {"source_path": "a.md"}))
-    assert prompt.group_parts("G", refs) == (
-        "## G\n",
+    assert prompt.group_parts("G", PKG, refs) == (
+        f"<<<GROUP {PKG} | G\n",
         "<<<SOURCE P1 | T\nbody\n>>>END SOURCE P1\n",
         "<<<SOURCE P2 | U | source_path: a.md\nmore\n>>>END SOURCE P2\n",
+        f">>>END GROUP {PKG}\n",
     )
-    assert prompt.render_group("G", refs) == "".join(prompt.group_parts("G", refs))
-    assert prompt.render_group("G", ()) == "## G\n(none supplied)\n"
+    assert prompt.render_group("G", PKG, refs) == "".join(prompt.group_parts("G", PKG, refs))
+    assert prompt.render_group("G", PKG, ()) == f"<<<GROUP {PKG} | G\n(none supplied)\n>>>END GROUP {PKG}\n"
 
 
 def test_sum_of_parts_equals_the_whole_for_sample_package_selections(built_sample_pack):
@@ -33,7 +37,7 @@ def test_sum_of_parts_equals_the_whole_for_sample_package_selections(built_sampl
     for _ in range(150):
         picked = rng.sample(rows, rng.randint(1, 4))
         refs = tuple(citations.package_ref(f"P{i}", r) for i, r in enumerate(picked, 1))
-        parts = prompt.group_parts("Approved package sources (package citation)", refs)
+        parts = prompt.group_parts("Approved package sources", PKG, refs)
         assert sum(map(tokens.count, parts)) == tokens.count("".join(parts))
 
 
@@ -46,8 +50,8 @@ _text = st.text(st.characters(codec="utf-8"), max_size=200) | st.sampled_from(
 @given(st.lists(st.tuples(_text, _text, _text), min_size=1, max_size=4), _text)
 def test_sum_of_parts_equals_the_whole_for_any_text(sources, name):
     refs = tuple(_ref(f"P{i}", t, x, {"claim_boundary": m}) for i, (t, x, m) in enumerate(sources, 1))
-    parts = prompt.group_parts(name, refs)
-    assert sum(map(tokens.count, parts)) == tokens.count(prompt.render_group(name, refs))
+    parts = prompt.group_parts(name, PKG, refs)
+    assert sum(map(tokens.count, parts)) == tokens.count(prompt.render_group(name, PKG, refs))
 
 
 def test_questions_never_reach_the_shared_count(monkeypatch):

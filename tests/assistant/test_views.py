@@ -84,3 +84,16 @@ def test_reader_index_lists_artifacts_and_version(logged_in_client, built_sample
 @pytest.mark.parametrize("path", ["/html/nope.md", "/html/../aicd/settings.py", "/html/%2e%2e/manage.py"])
 def test_reader_refuses_unlisted_paths(logged_in_client, path) -> None:
     assert logged_in_client.get(path).status_code == 404
+
+
+@pytest.mark.django_db
+def test_every_row_reader_target_resolves(logged_in_client, built_sample_pack) -> None:
+    pages: dict[str, str] = {}
+    for row in built_sample_pack.rows:
+        path, anchor = row.reader_target.split("#")
+        if path not in pages:
+            response = logged_in_client.get(path)
+            assert response.status_code == 200, path
+            pages[path] = response.content.decode()
+        assert f'id="{anchor}"' in pages[path], row.reader_target
+        assert f'href="#{anchor}"' in pages[path], "the table of contents lists every section"

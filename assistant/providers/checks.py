@@ -1,0 +1,54 @@
+"""System checks for the configured provider: gaps as warnings, clear-text keys under --deploy."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.core.checks import CheckMessage, Tags, Warning, register
+
+from assistant.providers.base import ProviderError
+
+LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1"}
+
+
+@register()
+def provider_configuration(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """The same checks a run makes before calling the provider, reported early.
+
+    A warning, not an error: the app still starts and every run shows the same named diagnostic.
+    """
+    if settings.AICD_PROVIDER != "openai_compatible":
+        return []
+    from assistant.providers.openai_compatible import load_config
+
+    try:
+        load_config()
+    except ProviderError as exc:
+        return [
+            Warning(
+                exc.message,
+                hint="Every question will end in a 'not_configured' diagnostic until this is fixed.",
+                id="provider.W001",
+            )
+        ]
+    return []
+
+
+@register(Tags.security, deploy=True)
+def provider_transport(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """In production, a key sent over plain http to another machine travels in clear text."""
+    if settings.AICD_PROVIDER != "openai_compatible" or not settings.PRODUCTION:
+        return []
+    parts = urlsplit(settings.AICD_PROVIDER_BASE_URL or "")
+    if parts.scheme == "http" and settings.AICD_PROVIDER_API_KEY and parts.hostname not in LOOPBACK_HOSTS:
+        return [
+            Warning(
+                "AICD_PROVIDER_BASE_URL uses http:// to another host, so AICD_PROVIDER_API_KEY "
+                "would cross the network unencrypted.",
+                hint="Use an https:// gateway URL, or a loopback sidecar.",
+                id="provider.W002",
+            )
+        ]
+    return []

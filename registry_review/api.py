@@ -1,0 +1,65 @@
+"""DRF endpoint: the configured registry's report (GET) or a submitted registry's (POST)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_not_required
+from django.utils.decorators import method_decorator
+from django.views.decorators.cache import never_cache
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from assistant.api_errors import ApplicationError
+from registry_review import services
+from registry_review.permissions import CanReviewRegistry
+
+ACCEPTED_CONTENT_TYPES = ("application/json", "text/plain")
+
+
+def _guard_body(request: Request) -> None:
+    """Refuse a POST body by its headers alone, before authentication or anything else reads it."""
+    content_type = (request.content_type or "").split(";")[0].strip().lower()
+    if content_type not in ACCEPTED_CONTENT_TYPES:
+        raise ApplicationError(
+            "unsupported_media_type",
+            "Send the registry itself as the request body with Content-Type: application/json.",
+            status_code=status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+        )
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        raise ApplicationError("invalid_request", "The Content-Length header is not a number.") from None
+    if declared > services.MAX_REGISTRY_BYTES:
+        raise services.too_large(declared)
+
+
+@method_decorator(login_not_required, name="dispatch")
+@method_decorator(never_cache, name="dispatch")
+class RegistryValidateView(APIView):
+    """Validate a current-source registry, record by record; nothing submitted is stored."""
+
+    permission_classes = [IsAuthenticated, CanReviewRegistry]
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        # Session authentication's CSRF check would parse a form or multipart body (and Django
+        # may spool a large upload to disk), so the body is vetted by its headers first.
+        if request.method == "POST":
+            _guard_body(request)
+        super().initial(request, *args, **kwargs)
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    def get(self, request: Request) -> Response:
+        return Response(services.review_configured().report.to_dict())
+
+    @extend_schema(request={"application/json": OpenApiTypes.OBJECT}, responses={200: OpenApiTypes.OBJECT})
+    def post(self, request: Request) -> Response:
+        # The raw body, not request.data: malformed JSON gets a document-level report with its
+        # line and column instead of a bare parse error.
+        text = services.decode_submission(request.body)
+        return Response(services.review_text(text=text).report.to_dict())

@@ -1,0 +1,145 @@
+"""The chat page's upload panel: notice before upload, limits, cards, Remove / Clear, rejections."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from tests.uploads.builders import docx_bytes, text_pdf
+from tests.uploads.test_review_flow import PRD_PAGES, REVIEW_QUESTION, architecture
+from uploads.types import PRIVACY_NOTICE
+
+
+def _page(client) -> str:
+    return client.get("/").content.decode()
+
+
+def _add_file(client, name: str, data: bytes, title: str = ""):
+    return client.post("/session-sources/add", {"file": SimpleUploadedFile(name, data), "title": title})
+
+
+@pytest.mark.django_db
+def test_privacy_notice_and_limits_come_before_any_upload_control(logged_in_client) -> None:
+    html = _page(logged_in_client)
+    notice = html.index(PRIVACY_NOTICE)
+    assert notice < html.index('id="upload-form"') < html.index('id="paste-form"')
+    for text in (
+        "Pasted text: up to 25,000 characters.",
+        ".txt and .md files: up to 1 MB.",
+        ".pdf and .docx files: up to 5 MB and 75 pages or sections.",
+        ".csv, .tsv and .json files: up to 2 MB, 5,000 rows, 100 columns and 250,000 extracted characters.",
+        "Per session: 5 files plus 1 pasted text, 20 MB in total and 120,000 extracted characters.",
+    ):
+        assert html.index(text) < html.index('id="upload-form"')
+    assert 'accept=".txt,.md,.pdf,.docx,.csv,.tsv,.json"' in html
+    assert '<progress id="upload-progress-bar"' in html and 'src="/static/js/uploads.js"' in html
+
+
+@pytest.mark.django_db
+def test_page_has_no_inline_script_or_style(logged_in_client) -> None:
+    html = _page(logged_in_client)
+    assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html)
+    assert " style=" not in html and "<style" not in html
+
+
+@pytest.mark.django_db
+def test_uploaded_file_gets_an_identity_card_with_every_label(logged_in_client) -> None:
+    pdf = text_pdf(PRD_PAGES)
+    response = _add_file(logged_in_client, "Draft PRD.pdf", pdf, title="<b>PRD</b> v3")
+    assert response.status_code == 302 and response["Location"] == "/#session-sources"
+    html = _page(logged_in_client)
+    card = html[html.index('id="source-session-file-001"'):]
+    card = card[: card.index("</li>")]
+    for label in (
+        "&lt;b&gt;PRD&lt;/b&gt; v3", "User-provided session source", "PDF (.pdf)",
+        "Status: accepted", "Session only", "Not approved package corpus", "Uploaded/session citation",
+        f"{len(pdf)} bytes", "Token estimate", 'action="/session-sources/session-file-001/remove"',
+        "csrfmiddlewaretoken",
+    ):
+        assert label in card, label
+    assert "Added &lt;b&gt;PRD&lt;/b&gt; v3 as session-file-001" in html
+    assert 'action="/session-sources/clear"' in html
+    assert re.search(r'name="session_source_ids" value="session-file-001" checked', html)
+
+
+@pytest.mark.django_db
+def test_rejected_file_is_shown_with_its_reason(logged_in_client) -> None:
+    _add_file(logged_in_client, "installer.txt", b"MZ\x90\x00" + bytes(200))
+    html = _page(logged_in_client)
+    assert re.search(r"<strong>Rejected</strong> \(executable\): installer.txt: The file is a Windows executable", html)
+    assert 'id="source-' not in html
+
+
+@pytest.mark.django_db
+def test_paste_remove_and_clear_through_forms(logged_in_client) -> None:
+    logged_in_client.post("/session-sources/add", {"title": "Notes", "text": "Owner: Dana."})
+    _add_file(logged_in_client, "a.txt", b"first file")
+    html = _page(logged_in_client)
+    assert 'id="source-session-paste-001"' in html and 'id="source-session-file-001"' in html
+    logged_in_client.post("/session-sources/session-paste-001/remove")
+    html = _page(logged_in_client)
+    assert 'id="source-session-paste-001"' not in html and "Removed session-paste-001" in html
+    logged_in_client.post("/session-sources/clear")
+    html = _page(logged_in_client)
+    assert 'id="source-' not in html and "Cleared 1 session source(s)." in html
+
+
+@pytest.mark.django_db
+def test_paste_without_title_is_rejected(logged_in_client) -> None:
+    logged_in_client.post("/session-sources/add", {"title": "", "text": "Owner: Dana."})
+    assert "A pasted source needs a title." in _page(logged_in_client)
+
+
+@pytest.mark.django_db
+def test_forms_only_accept_post(logged_in_client) -> None:
+    assert logged_in_client.get("/session-sources/clear").status_code == 405
+
+
+@pytest.mark.django_db
+def test_review_renders_uploaded_citations_as_their_own_group(logged_in_client) -> None:
+    _add_file(logged_in_client, "Draft PRD.pdf", text_pdf(PRD_PAGES))
+    _add_file(logged_in_client, "Architecture proposal.docx", docx_bytes(architecture))
+    html = logged_in_client.post(
+        "/",
+        {"mode": "package_only", "question": REVIEW_QUESTION,
+         "session_source_ids": ["session-file-001", "session-file-002"]},
+    ).content.decode()
+    for lane in ("Package says", "Uploaded session source says", "Assessment / synthesis",
+                 "Missing evidence / owner decision needed"):
+        assert f"<h3>{lane}</h3>" in html
+    group = html[html.index('data-citation-class="uploaded/session citation"'):]
+    assert "Uploaded/session citations" in group[:200]
+    assert '<span class="label anchor">page 2</span>' in group
+    assert "section: Architecture overview, paragraph 1" in group
+    assert "User-provided session source. Not approved package corpus." in group
+    assert 'class="cite cite-uploaded" href="#cite-U1"' in html
+    assert html.index('data-citation-class="package citation"') < html.index('data-citation-class="uploaded/session citation"')
+
+
+@pytest.mark.django_db
+def test_unchecked_sources_are_not_used_and_unknown_ones_are_an_error(logged_in_client) -> None:
+    _add_file(logged_in_client, "Draft PRD.pdf", text_pdf(PRD_PAGES))
+    html = logged_in_client.post("/", {"mode": "package_only", "question": REVIEW_QUESTION}).content.decode()
+    assert "<h3>Uploaded session source says</h3>" not in html
+    assert not re.search(r'value="session-file-001" checked', html)
+    html = logged_in_client.post(
+        "/", {"mode": "package_only", "question": REVIEW_QUESTION, "session_source_ids": ["session-file-009"]}
+    ).content.decode()
+    assert "No session source with that id exists in this session." in html
+    assert "<h3>Package says</h3>" not in html
+
+
+@pytest.mark.django_db
+def test_form_uploads_share_the_uploads_throttle(logged_in_client, reviewer, monkeypatch) -> None:
+    from django.core.cache import cache
+    from rest_framework.throttling import ScopedRateThrottle
+
+    cache.delete(ScopedRateThrottle.cache_format % {"scope": "uploads", "ident": reviewer.pk})
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "1/min"})
+    _add_file(logged_in_client, "a.txt", b"first")
+    _add_file(logged_in_client, "b.txt", b"second")
+    html = _page(logged_in_client)
+    assert 'id="source-session-file-001"' in html and 'id="source-session-file-002"' not in html
+    assert "(throttled): b.txt: Too many uploads" in html

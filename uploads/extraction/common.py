@@ -1,0 +1,104 @@
+"""Helpers every extractor shares: decoding, the character budget, text quality and normalisation."""
+
+from __future__ import annotations
+
+import re
+import time
+import unicodedata
+from dataclasses import dataclass
+
+from uploads.extraction.sniff import utf16_byte_order
+from uploads.refusals import Reason, refuse
+
+_SPACES = re.compile(r"[ \t\u00a0]+")
+_INVISIBLE = re.compile("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+@dataclass(frozen=True)
+class Decoded:
+    text: str
+    replaced: int
+
+
+def decode(data: bytes) -> Decoded:
+    """Bytes to text: BOM first (UTF-8, UTF-16, UTF-32), BOM-less UTF-16 by its NULs, else UTF-8.
+
+    Invalid sequences become U+FFFD, counted in ``replaced``. Line endings become ``\\n``.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        text = data[3:].decode("utf-8", errors="replace")
+    elif data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        text = data.decode("utf-32", errors="replace")
+    elif data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = data.decode("utf-16", errors="replace")
+    elif order := utf16_byte_order(data):
+        text = data.decode(order, errors="replace")
+    else:
+        text = data.decode("utf-8", errors="replace")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return Decoded(text=text, replaced=text.count("\ufffd"))
+
+
+def strip_invisible(text: str) -> str:
+    """``text`` without control, zero-width and bidi-override characters (tabs and newlines stay)."""
+    return _INVISIBLE.sub("", text)
+
+
+def clean_line(line: str) -> str:
+    """One line with invisible control and bidi-override characters removed, spaces collapsed."""
+    return _SPACES.sub(" ", _INVISIBLE.sub("", line)).strip()
+
+
+def clean_inline(value: str) -> str:
+    """A cell or value on one line: every whitespace run, newlines included, becomes one space."""
+    return " ".join(_INVISIBLE.sub("", value).split())
+
+
+def quality_problem(text: str) -> str | None:
+    """Why ``text`` is too garbled to cite, or None: mostly replacement, private-use or symbol noise."""
+    visible = [c for c in text if not c.isspace()]
+    if not visible:
+        return None
+    replaced = sum(1 for c in visible if c == "\ufffd")
+    if replaced / len(visible) > 0.10:
+        return f"{replaced:,} of {len(visible):,} characters could not be decoded"
+    wordlike = sum(1 for c in visible if c.isalnum())
+    private = sum(1 for c in visible if unicodedata.category(c) in ("Co", "Cn", "Cs"))
+    if private / len(visible) > 0.10 or wordlike / len(visible) < 0.40:
+        return "the extracted characters are mostly symbols or unmapped glyphs, not readable text"
+    return None
+
+
+class CharBudget:
+    """Extracted characters allowed for one file; exceeding it raises the refusal it was given."""
+
+    def __init__(self, limit: int, reason: Reason, message: str):
+        self.limit = limit
+        self.reason = reason
+        self.message = message
+        self.used = 0
+
+    def take(self, n: int) -> None:
+        self.used += n
+        if self.used > self.limit:
+            raise refuse(self.reason, self.message)
+
+    def check(self, total: int) -> None:
+        if total > self.limit:
+            raise refuse(self.reason, self.message)
+
+
+class Deadline:
+    """An overall time bound for one extraction, checked between units of work."""
+
+    def __init__(self, seconds: float, what: str):
+        self.seconds = seconds
+        self.what = what
+        self.end = time.monotonic() + seconds
+
+    def check(self) -> None:
+        if time.monotonic() > self.end:
+            raise refuse(
+                Reason.TOO_LARGE,
+                f"Extracting this {self.what} took longer than the {self.seconds:g}-second limit.",
+            )

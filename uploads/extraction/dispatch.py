@@ -1,0 +1,135 @@
+"""Choose the extractor for an upload from its content and its extension together, or refuse it."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from uploads.extraction.common import CharBudget
+from uploads.extraction.docx import PackageKind, extract_docx, inspect_package
+from uploads.extraction.json import extract_json
+from uploads.extraction.pdf import extract_pdf
+from uploads.extraction.sniff import Kind, sniff
+from uploads.extraction.tabular import extract_table
+from uploads.extraction.text import extract_text
+from uploads.limits import LIMITS, Limits, file_limit_bytes, human_bytes
+from uploads.refusals import Reason, refuse
+from uploads.types import ExtractedText
+
+SUPPORTED_EXTENSIONS = ("txt", "md", "pdf", "docx", "csv", "tsv", "json")
+TABULAR = ("csv", "tsv", "json")
+HARD_CHAR_CAP = 2_000_000
+_SIZE_WORDS = {
+    "txt": "plain-text and Markdown files",
+    "md": "plain-text and Markdown files",
+    "pdf": "PDF and Word files",
+    "docx": "PDF and Word files",
+    "csv": "CSV, TSV and JSON files",
+    "tsv": "CSV, TSV and JSON files",
+    "json": "CSV, TSV and JSON files",
+}
+_ENCRYPTED_OFFICE_MARK = "EncryptedPackage".encode("utf-16-le")
+
+
+def size_words(ext: str) -> str:
+    """Which files a size limit applies to, for messages."""
+    return _SIZE_WORDS.get(ext, "files")
+
+
+def extension(filename: str) -> str:
+    """The lower-case extension of the file name's last component, without the dot."""
+    name = PurePosixPath(filename.replace("\\", "/")).name
+    return name.rsplit(".", 1)[-1].lower() if "." in name.strip(".") else ""
+
+
+def char_budget(file_type: str, session_remaining: int | None, limits: Limits = LIMITS) -> CharBudget:
+    """The extracted-character budget: the file type's own limit or what the session has left."""
+    per_file = limits.tabular_chars if file_type in TABULAR else None
+    if session_remaining is not None and (per_file is None or session_remaining < per_file):
+        used = limits.session_chars - session_remaining
+        return CharBudget(
+            session_remaining,
+            Reason.SESSION_LIMIT,
+            f"Adding this source would take the session past its {limits.session_chars:,} "
+            f"extracted characters ({used:,} are already used by other sources).",
+        )
+    if per_file is not None:
+        return CharBudget(
+            per_file,
+            Reason.TOO_LARGE,
+            f"The file extracts to more than {per_file:,} characters; CSV, TSV and JSON files are "
+            f"limited to {per_file:,} extracted characters.",
+        )
+    return CharBudget(
+        HARD_CHAR_CAP, Reason.TOO_LARGE, f"The file extracts to more than {HARD_CHAR_CAP:,} characters."
+    )
+
+
+def extract_upload(
+    data: bytes, *, filename: str, session_remaining: int | None, limits: Limits = LIMITS
+) -> ExtractedText:
+    """Extract one uploaded file, deciding its type from its bytes and its extension together.
+
+    Executables, scripts, archives, images, audio, video and other binaries are refused whatever
+    they are called; a supported extension must match what the content is. Size limits are
+    checked before any parser runs, character limits while it runs.
+    """
+    kind, description = sniff(data)
+    ext = extension(filename)
+    if kind is Kind.EMPTY:
+        raise refuse(Reason.EMPTY, "The file is empty.")
+    if kind in (Kind.EXECUTABLE, Kind.SCRIPT):
+        raise refuse(
+            Reason.EXECUTABLE,
+            f"The file is {description}. Executables and scripts are not accepted, whatever their "
+            "file name.",
+        )
+    if kind is Kind.ARCHIVE:
+        raise refuse(Reason.ARCHIVE, f"The file is {description}. Archives are not accepted; upload the documents themselves.")
+    if kind is Kind.OLE:
+        if _ENCRYPTED_OFFICE_MARK in data:
+            raise refuse(Reason.ENCRYPTED, "The file is a password-protected Office document; encrypted files are not accepted.")
+        raise refuse(Reason.UNSUPPORTED_TYPE, f"The file is {description} (.doc, .xls or similar); save it as .docx.")
+    if kind in (Kind.IMAGE, Kind.MEDIA, Kind.BINARY):
+        raise refuse(
+            Reason.UNSUPPORTED_TYPE,
+            f"The file is {description}. Images, audio, video and other binary files are not "
+            "accepted (OCR and transcription are not supported).",
+        )
+    if ext not in SUPPORTED_EXTENSIONS:
+        shown = f".{ext}" if ext else "no extension"
+        raise refuse(
+            Reason.UNSUPPORTED_TYPE,
+            f"Files with {shown} are not supported. Supported: .txt, .md, .pdf, .docx, .csv, .tsv, .json.",
+        )
+    size_limit = file_limit_bytes(ext, limits)
+    if len(data) > size_limit:
+        raise refuse(
+            Reason.TOO_LARGE,
+            f"The file is {len(data):,} bytes; {_SIZE_WORDS[ext]} are limited to "
+            f"{human_bytes(size_limit)} ({size_limit:,} bytes).",
+        )
+    if kind is Kind.ZIP:
+        package = inspect_package(data)
+        if package == PackageKind.ARCHIVE:
+            raise refuse(Reason.ARCHIVE, "The file is a zip archive. Archives are not accepted; upload the documents themselves.")
+        if package == PackageKind.OTHER_OOXML:
+            raise refuse(Reason.UNSUPPORTED_TYPE, "The file is an Office package that is not a Word document; only .docx is accepted.")
+        if ext != "docx":
+            raise refuse(Reason.TYPE_MISMATCH, f"The file is named .{ext} but its content is a Word document; rename it .docx.")
+    elif ext == "docx":
+        raise refuse(Reason.TYPE_MISMATCH, f"The file is named .docx but its content is {description}, not a Word document.")
+    if kind is Kind.PDF and ext != "pdf":
+        raise refuse(Reason.TYPE_MISMATCH, f"The file is named .{ext} but its content is a PDF; rename it .pdf.")
+    if ext == "pdf" and kind is not Kind.PDF:
+        raise refuse(Reason.TYPE_MISMATCH, f"The file is named .pdf but its content is {description}, not a PDF.")
+
+    budget = char_budget(ext, session_remaining, limits)
+    if ext == "pdf":
+        return extract_pdf(data, budget=budget, limits=limits)
+    if ext == "docx":
+        return extract_docx(data, budget=budget, limits=limits)
+    if ext in ("csv", "tsv"):
+        return extract_table(data, file_type=ext, budget=budget, limits=limits)
+    if ext == "json":
+        return extract_json(data, budget=budget, limits=limits)
+    return extract_text(data, file_type=ext, budget=budget)

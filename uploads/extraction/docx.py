@@ -1,0 +1,272 @@
+"""Word (.docx) extraction with python-docx, after the package itself has been checked.
+
+Before python-docx sees a byte, the zip is inspected: declared part sizes and compression ratios
+(python-docx has no zip-bomb guard), DTD or entity declarations in any XML part, macro-enabled
+content (``vbaProject.bin``, macroEnabled content types) and encrypted entries are refused. Then
+headings, paragraphs, list items and table rows are extracted in body order, one per line.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from collections.abc import Iterable
+from typing import Any
+from xml.etree import ElementTree  # noqa: S405 - parses only [Content_Types].xml after the DTD check
+
+import docx
+from docx.table import Table
+from docx.text.paragraph import Paragraph
+
+from uploads.extraction.common import CharBudget, Deadline, clean_inline
+from uploads.limits import LIMITS, Limits
+from uploads.refusals import Reason, SourceRefused, refuse
+from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
+
+METHOD = "local_docx_extract"
+MB = 1024 * 1024
+MAX_PARTS = 1_000
+MAX_PART_BYTES = 20 * MB
+MAX_TOTAL_BYTES = 40 * MB
+MAX_RATIO = 100
+RATIO_CHECKED_ABOVE = 1 * MB
+WORD_MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
+_DECLARATIONS = (b"<!doctype", b"<!entity")
+_PARTIAL_XPATH = (
+    ".//w:ins | .//w:del | .//w:moveFrom | .//w:moveTo | .//w:sdt | .//w:txbxContent"
+    " | .//w:drawing | .//w:pict | .//w:object | .//w:fldSimple | .//w:altChunk"
+    " | .//w:footnoteReference | .//w:endnoteReference | .//w:commentReference | .//w:customXml"
+)
+_CT_NS = "{http://schemas.openxmlformats.org/package/2006/content-types}"
+
+
+class PackageKind:
+    DOCX = "docx"
+    OTHER_OOXML = "other_ooxml"
+    ARCHIVE = "archive"
+
+
+def inspect_package(data: bytes) -> str:
+    """Check a zip before anything parses it; return what it is (docx, other OOXML, plain archive).
+
+    Raises the refusal for a malformed zip, encrypted entries, a decompression bomb, macros or
+    DTD/entity declarations. Every part is read here with a byte cap, so sizes are counted, not
+    only trusted from the zip directory.
+    """
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+        infos = zf.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError):
+        raise refuse(Reason.MALFORMED, "The file is a damaged zip package and could not be read.") from None
+    with zf:
+        names = {info.filename for info in infos}
+        if "[Content_Types].xml" not in names:
+            return PackageKind.ARCHIVE
+        _check_directory(infos)
+        content_types = _read_part(zf, zf.getinfo("[Content_Types].xml"))
+        _check_macros(names, content_types)
+        for info in infos:
+            if info.filename.lower().endswith((".xml", ".rels")):
+                _check_declarations(info.filename, _read_part(zf, info))
+        overrides = _content_types(content_types)
+    if WORD_MAIN in overrides.values():
+        return PackageKind.DOCX
+    return PackageKind.OTHER_OOXML
+
+
+def _check_directory(infos: list[zipfile.ZipInfo]) -> None:
+    if len(infos) > MAX_PARTS:
+        raise refuse(
+            Reason.DECOMPRESSION_BOMB,
+            f"The package has {len(infos):,} parts; at most {MAX_PARTS:,} are accepted.",
+        )
+    if any(info.flag_bits & 0x1 for info in infos):
+        raise refuse(Reason.ENCRYPTED, "The package has encrypted parts; encrypted files are not accepted.")
+    total = 0
+    for info in infos:
+        total += info.file_size
+        if info.file_size > MAX_PART_BYTES:
+            raise refuse(
+                Reason.DECOMPRESSION_BOMB,
+                f"A part of the package would expand to {info.file_size:,} bytes; each part is "
+                f"limited to {MAX_PART_BYTES // MB} MB uncompressed.",
+            )
+        ratio = info.file_size / max(info.compress_size, 1)
+        if info.file_size > RATIO_CHECKED_ABOVE and ratio > MAX_RATIO:
+            raise refuse(
+                Reason.DECOMPRESSION_BOMB,
+                f"A part of the package is compressed {ratio:,.0f} to 1; more than {MAX_RATIO} to 1 "
+                "is treated as a decompression bomb.",
+            )
+    if total > MAX_TOTAL_BYTES:
+        raise refuse(
+            Reason.DECOMPRESSION_BOMB,
+            f"The package would expand to {total:,} bytes; at most {MAX_TOTAL_BYTES // MB} MB "
+            "uncompressed are accepted.",
+        )
+
+
+def _read_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    try:
+        with zf.open(info) as handle:
+            body = handle.read(MAX_PART_BYTES + 1)
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError, NotImplementedError, RuntimeError):
+        raise refuse(Reason.MALFORMED, "A part of the package is damaged and could not be read.") from None
+    if len(body) > MAX_PART_BYTES:
+        raise refuse(
+            Reason.DECOMPRESSION_BOMB,
+            f"A part of the package expands beyond {MAX_PART_BYTES // MB} MB.",
+        )
+    return body
+
+
+def _check_macros(names: Iterable[str], content_types: bytes) -> None:
+    lowered = content_types.lower()
+    macro_part = any(n.lower().rsplit("/", 1)[-1] in ("vbaproject.bin", "vbadata.xml") for n in names)
+    if macro_part or b"macroenabled" in lowered or b"vbaproject" in lowered:
+        raise refuse(
+            Reason.MACRO_ENABLED,
+            "The document is macro-enabled (it carries a VBA project). Macro-enabled documents are "
+            "not accepted, whatever their file name; save it as a plain .docx without macros.",
+        )
+
+
+def _check_declarations(name: str, body: bytes) -> None:
+    views = [body.lower()]
+    if body.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in body[:256]:
+        for codec in ("utf-16-le", "utf-16-be"):
+            views.append(body.decode(codec, errors="ignore").lower().encode("ascii", "ignore"))
+    if any(d in view for view in views for d in _DECLARATIONS):
+        raise refuse(
+            Reason.UNSAFE_CONTENT,
+            f"The package part {name!r} declares a DTD or XML entities, which Word documents never "
+            "need; the file is refused rather than parsed.",
+        )
+
+
+def _content_types(body: bytes) -> dict[str, str]:
+    try:
+        root = ElementTree.fromstring(body)  # noqa: S314 - declarations were refused above
+    except ElementTree.ParseError:
+        raise refuse(Reason.MALFORMED, "The package's content-type list is malformed.") from None
+    return {
+        el.get("PartName", ""): el.get("ContentType", "")
+        for el in root.iter(f"{_CT_NS}Override")
+    }
+
+
+def extract_docx(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) -> ExtractedText:
+    """A checked DOCX to one line per block; ``meta["headings"]`` marks the heading lines."""
+    kind = inspect_package(data)
+    if kind != PackageKind.DOCX:
+        raise refuse(
+            Reason.UNSUPPORTED_TYPE,
+            "The file is an Office package but not a Word document; only .docx Word documents are accepted.",
+        )
+    try:
+        document = docx.Document(io.BytesIO(data))
+    except SourceRefused:
+        raise
+    except Exception:  # python-docx raises KeyError, ValueError, lxml and zip errors alike
+        raise refuse(Reason.MALFORMED, "The Word document is malformed and could not be read.") from None
+    try:
+        return _walk(document, budget, limits)
+    except SourceRefused:
+        raise
+    except Exception:  # a damaged body or style part fails while walking, not while opening
+        raise refuse(Reason.MALFORMED, "The Word document is malformed and could not be read.") from None
+
+
+def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:
+    deadline = Deadline(limits.extraction_seconds, "Word document")
+    lines: list[str] = []
+    headings: list[int] = []
+    partial = False
+    opening = False
+    for block in document.iter_inner_content():
+        deadline.check()
+        if isinstance(block, Paragraph):
+            text = clean_inline(block.text)
+            if not text:
+                continue
+            if _is_heading(block):
+                headings.append(len(lines))
+                _check_sections(len(headings) + int(opening), limits)
+                line = text
+            else:
+                opening = opening or not headings
+                line = ("- " + text) if _is_list_item(block) else text
+            budget.take(len(line) + (1 if lines else 0))
+            lines.append(line)
+        elif isinstance(block, Table):
+            rows, nested = _table_rows(block)
+            partial = partial or nested
+            for row in rows:
+                opening = opening or not headings
+                budget.take(len(row) + (1 if lines else 0))
+                lines.append(row)
+    _check_sections(len(headings) + int(opening), limits)
+    if not lines:
+        raise refuse(Reason.EMPTY, "The Word document contains no text to extract.")
+    body = document.element.body
+    if body.xpath(_PARTIAL_XPATH):
+        partial = True
+    return ExtractedText(
+        file_type="docx",
+        method=METHOD,
+        text="\n".join(lines),
+        anchors_available=("section", "paragraph"),
+        confidence=CONFIDENCE_PARTIAL if partial else CONFIDENCE_HIGH,
+        meta={"headings": headings},
+    )
+
+
+def _check_sections(count: int, limits: Limits) -> None:
+    if count > limits.document_pages_or_sections:
+        raise refuse(
+            Reason.TOO_LARGE,
+            f"The Word document has more than {limits.document_pages_or_sections} sections "
+            f"(headings); Word documents are limited to {limits.document_pages_or_sections} "
+            "pages or sections.",
+        )
+
+
+_HEADING_STYLE = re.compile(r"^(?:heading\s*\d*|title)$", re.I)
+
+
+def _is_heading(paragraph: Paragraph) -> bool:
+    style = _style_name(paragraph)
+    return bool(style and _HEADING_STYLE.match(style))
+
+
+def _is_list_item(paragraph: Paragraph) -> bool:
+    style = _style_name(paragraph) or ""
+    ppr: Any = paragraph._p.pPr  # noqa: SLF001 - python-docx exposes numbering only on the element
+    return "list" in style.lower() or (ppr is not None and ppr.numPr is not None)
+
+
+def _style_name(paragraph: Paragraph) -> str | None:
+    try:
+        style = paragraph.style
+    except (KeyError, ValueError, AttributeError):
+        return None
+    return style.name if style is not None else None
+
+
+def _table_rows(table: Table) -> tuple[list[str], bool]:
+    rows: list[str] = []
+    nested = False
+    for row in table.rows:
+        cells: list[str] = []
+        previous = None
+        for cell in row.cells:
+            if previous is not None and cell._tc is previous:  # noqa: SLF001 - merged-cell identity
+                continue
+            previous = cell._tc  # noqa: SLF001
+            nested = nested or bool(cell.tables)
+            cells.append(clean_inline(cell.text))
+        if any(cells):
+            rows.append(" | ".join(cells))
+    return rows, nested
+

@@ -1,0 +1,128 @@
+"""PDF extraction with pypdf: text pages in order, page anchors, tightened decompression limits.
+
+Refused: encrypted PDFs (decided on ``is_encrypted``, so owner-password-only files too), PDFs with
+no extractable text (scanned or image-only), malformed files, and files whose streams or
+structures exceed the safety limits below (decompression bombs).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from pypdf import PdfReader, apply_configuration
+from pypdf.errors import FileNotDecryptedError, LimitReachedError
+
+from uploads.extraction.common import CharBudget, Deadline, quality_problem, strip_invisible
+from uploads.limits import LIMITS, Limits
+from uploads.refusals import Reason, SourceRefused, refuse
+from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
+
+METHOD = "local_pdf_text_extract"
+STREAM_OUTPUT_BYTES = 8 * 1024 * 1024
+SAFETY_LIMITS: dict[str, Any] = {
+    "maximum_declared_stream_length": 16 * 1024 * 1024,
+    "array_based_stream_maximum_output_length": STREAM_OUTPUT_BYTES,
+    "zlib_maximum_output_length": STREAM_OUTPUT_BYTES,
+    "lzw_maximum_output_length": STREAM_OUTPUT_BYTES,
+    "run_length_maximum_output_length": STREAM_OUTPUT_BYTES,
+    "brotli_maximum_output_length": STREAM_OUTPUT_BYTES,
+    "jbig2_maximum_output_length": STREAM_OUTPUT_BYTES,
+    "image_maximum_buffer_size": STREAM_OUTPUT_BYTES,
+    "stream_decoding_work_maximum_length": 4 * STREAM_OUTPUT_BYTES,
+    "stream_parsing_work_maximum_count": 1_000_000,
+    "page_tree_maximum_entries": 10_000,
+    "xform_maximum_invocations_per_extraction": 500,
+    "jbig2dec_binary": None,
+}
+
+
+@contextmanager
+def safety_limits() -> Iterator[None]:
+    """pypdf's limits, tightened for this extraction only (pypdf keeps them in a context variable)."""
+    with apply_configuration(**SAFETY_LIMITS):
+        yield
+
+
+def extract_pdf(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) -> ExtractedText:
+    """PDF bytes to pages of text joined by form feeds; page N of the text is page N of the file."""
+    deadline = Deadline(limits.extraction_seconds, "PDF")
+    try:
+        with safety_limits():
+            return _extract(data, budget=budget, limits=limits, deadline=deadline)
+    except SourceRefused:
+        raise
+    except LimitReachedError:
+        raise refuse(
+            Reason.DECOMPRESSION_BOMB,
+            "The PDF's internal streams exceed the extraction safety limit (a stream may not "
+            f"decompress beyond {STREAM_OUTPUT_BYTES // (1024 * 1024)} MB), so it is treated as a "
+            "decompression bomb.",
+        ) from None
+    except FileNotDecryptedError:
+        raise refuse(Reason.ENCRYPTED, _ENCRYPTED) from None
+    except RecursionError:
+        raise refuse(Reason.MALFORMED, "The PDF's structure is nested too deeply to read.") from None
+    except Exception:  # pypdf raises PdfReadError, PdfStreamError and plain Python errors alike
+        raise refuse(Reason.MALFORMED, "The PDF is malformed and could not be read.") from None
+
+
+_ENCRYPTED = (
+    "The PDF is encrypted or password-protected. Encrypted files are not accepted, even when they "
+    "open without a password; export an unencrypted copy."
+)
+
+
+def _extract(data: bytes, *, budget: CharBudget, limits: Limits, deadline: Deadline) -> ExtractedText:
+    reader = PdfReader(io.BytesIO(data), strict=False)
+    if reader.is_encrypted:
+        raise refuse(Reason.ENCRYPTED, _ENCRYPTED)
+    count = len(reader.pages)
+    if count == 0:
+        raise refuse(Reason.MALFORMED, "The PDF has no pages.")
+    if count > limits.document_pages_or_sections:
+        raise refuse(
+            Reason.TOO_LARGE,
+            f"The PDF has {count:,} pages; PDF files are limited to "
+            f"{limits.document_pages_or_sections} pages.",
+        )
+    pages: list[str] = []
+    for page in reader.pages:
+        deadline.check()
+        raw = page.extract_text() or ""
+        text = _normalise(raw)
+        budget.take(len(text) + (1 if pages else 0))
+        pages.append(text)
+    empty = sum(1 for p in pages if not p.strip())
+    if empty == len(pages):
+        raise refuse(
+            Reason.IMAGE_ONLY,
+            "The PDF has no extractable text (it looks scanned or image-only). OCR is not "
+            "supported; upload a PDF with a text layer or paste the text.",
+        )
+    body = "\f".join(pages)
+    problem = quality_problem(body)
+    if problem:
+        raise refuse(
+            Reason.LOW_CONFIDENCE,
+            f"The PDF's text layer is too garbled to cite reliably: {problem}.",
+        )
+    return ExtractedText(
+        file_type="pdf",
+        method=METHOD,
+        text=body,
+        anchors_available=("page",),
+        confidence=CONFIDENCE_PARTIAL if empty else CONFIDENCE_HIGH,
+    )
+
+
+def _normalise(text: str) -> str:
+    lines = [strip_invisible(line).rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    out: list[str] = []
+    for line in lines:
+        if not line and out and not out[-1]:
+            continue
+        out.append(line)
+    return "\n".join(out).strip("\n")

@@ -1,0 +1,65 @@
+"""Why an upload or paste is refused: one reason class per cause, each with its HTTP status."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from rest_framework import status
+
+from assistant.api_errors import ApplicationError
+
+
+class Reason(StrEnum):
+    """Refusal reason classes; the values are the API's error codes."""
+
+    EMPTY = "empty"
+    MALFORMED = "malformed"
+    ENCRYPTED = "encrypted"
+    IMAGE_ONLY = "image_only"
+    LOW_CONFIDENCE = "low_confidence"
+    UNSAFE_CONTENT = "unsafe_content"
+    TOO_LARGE = "too_large"
+    TOO_DEEP = "too_deep"
+    DECOMPRESSION_BOMB = "decompression_bomb"
+    SESSION_LIMIT = "session_limit"
+    UNSUPPORTED_TYPE = "unsupported_type"
+    TYPE_MISMATCH = "type_mismatch"
+    EXECUTABLE = "executable"
+    ARCHIVE = "archive"
+    MACRO_ENABLED = "macro_enabled"
+
+
+HTTP_STATUS: dict[Reason, int] = {
+    Reason.EMPTY: status.HTTP_400_BAD_REQUEST,
+    Reason.MALFORMED: status.HTTP_400_BAD_REQUEST,
+    Reason.ENCRYPTED: status.HTTP_400_BAD_REQUEST,
+    Reason.IMAGE_ONLY: status.HTTP_400_BAD_REQUEST,
+    Reason.LOW_CONFIDENCE: status.HTTP_400_BAD_REQUEST,
+    Reason.UNSAFE_CONTENT: status.HTTP_400_BAD_REQUEST,
+    Reason.TOO_LARGE: status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    Reason.TOO_DEEP: status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    Reason.DECOMPRESSION_BOMB: status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    Reason.SESSION_LIMIT: status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    Reason.UNSUPPORTED_TYPE: status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+    Reason.TYPE_MISMATCH: status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+    Reason.EXECUTABLE: status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+    Reason.ARCHIVE: status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+    Reason.MACRO_ENABLED: status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+}
+
+BOUNDARY_SENTENCE = (
+    "Nothing from it was kept. Uploaded material is used only as a user-provided session source."
+)
+
+
+class SourceRefused(ApplicationError):
+    """An upload or paste that is refused before anything is kept; the code is its reason class."""
+
+    def __init__(self, reason: Reason, message: str):
+        self.reason = reason
+        super().__init__(reason.value, message, status_code=HTTP_STATUS[reason])
+
+
+def refuse(reason: Reason, message: str) -> SourceRefused:
+    """The refusal to raise: ``raise refuse(Reason.TOO_LARGE, "...")``."""
+    return SourceRefused(reason, message)

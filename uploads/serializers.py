@@ -1,0 +1,19 @@
+"""Plain serializers for the session-source API: input parsing only; nothing here is a model."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from uploads.limits import LIMITS
+
+
+class FileInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    file = serializers.FileField(allow_empty_file=True, use_url=False)
+    title = serializers.CharField(
+        required=False, allow_blank=True, max_length=LIMITS.title_chars, trim_whitespace=True
+    )
+
+
+class PasteInputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    title = serializers.CharField(allow_blank=False, max_length=LIMITS.title_chars, trim_whitespace=True)
+    text = serializers.CharField(allow_blank=False, trim_whitespace=False)

@@ -1,0 +1,166 @@
+"""Session-source value types: anchors, the extraction record, segments and the session source."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+from typing import Any
+
+SOURCE_CLASS = "uploaded_session_source"
+CLASSIFICATION_LABEL = (
+    "user-provided session source; not approved package corpus; not durable corpus ingestion; "
+    "not enterprise source authority unless separately approved"
+)
+RETENTION = "session_only"
+AUTHORITY_NOTE = "User-provided session source. Not approved package corpus."
+USER_VISIBLE_LABEL = (
+    "User-provided session source. Not approved package corpus. Not durable corpus ingestion. "
+    "Not enterprise source authority unless separately approved."
+)
+PRIVACY_NOTICE = (
+    "Files and pasted text are used only as user-provided session sources for this assistant run. "
+    "They are not added to the approved package corpus, not published, not durable source "
+    "ingestion, and not enterprise source authority unless a separate approved source process is "
+    "completed. Do not upload secrets, credentials, regulated data, or material you are not allowed "
+    "to share with this assistant environment."
+)
+
+CONFIDENCE_HIGH = "high"
+CONFIDENCE_PARTIAL = "partial"
+STATUS_ACCEPTED = "accepted"
+STATUS_PARTIAL = "partially extracted"
+STATUS_TRUNCATED = "truncated"
+
+FILE_TYPES = ("txt", "md", "pdf", "docx", "csv", "tsv", "json", "paste")
+TYPE_LABELS = {
+    "txt": "Plain text (.txt)",
+    "md": "Markdown (.md)",
+    "pdf": "PDF (.pdf)",
+    "docx": "Word (.docx)",
+    "csv": "CSV (.csv)",
+    "tsv": "TSV (.tsv)",
+    "json": "JSON (.json)",
+    "paste": "Pasted text",
+}
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where an excerpt sits in its source; only the fields that apply are set."""
+
+    page: int | None = None
+    line_range: str | None = None
+    row_number: int | None = None
+    column_name: str | None = None
+    json_path: str | None = None
+    section: str | None = None
+    paragraph: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    @property
+    def label(self) -> str:
+        """A short human reading, e.g. ``page 2`` or ``section: Architecture overview, paragraph 3``."""
+        parts = []
+        if self.page is not None:
+            parts.append(f"page {self.page}")
+        if self.line_range is not None:
+            parts.append(f"lines {self.line_range}")
+        if self.section is not None:
+            parts.append(f"section: {self.section}")
+        if self.paragraph is not None:
+            parts.append(f"paragraph {self.paragraph}")
+        if self.row_number is not None:
+            parts.append(f"row {self.row_number}")
+        if self.column_name is not None:
+            parts.append(f"column: {self.column_name}")
+        if self.json_path is not None:
+            parts.append(f"JSON path {self.json_path}")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class ExtractionRecord:
+    """The extracted-source record of the design, field for field; it holds no source text."""
+
+    source_class: str
+    session_source_id: str
+    display_title: str
+    file_type: str
+    raw_size_bytes: int
+    extracted_character_count: int
+    estimated_tokens: int
+    extraction_method: str
+    extraction_confidence: str
+    extraction_status: str
+    anchors_available: tuple[str, ...]
+    classification_label: str
+    retention: str
+
+    def to_dict(self) -> dict[str, Any]:
+        body = asdict(self)
+        body["anchors_available"] = list(self.anchors_available)
+        return body
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ExtractionRecord:
+        values = {name: data[name] for name in cls.__dataclass_fields__}
+        values["anchors_available"] = tuple(values["anchors_available"])
+        return cls(**values)
+
+    @property
+    def type_label(self) -> str:
+        return TYPE_LABELS.get(self.file_type, self.file_type)
+
+
+@dataclass(frozen=True)
+class ExtractedText:
+    """What an extractor produces: normalised text plus the little it needs to rebuild anchors.
+
+    The text is stored once; anchors are derived from its line structure and ``meta`` (see
+    uploads.segments), so the session holds no per-line bookkeeping.
+    """
+
+    file_type: str
+    method: str
+    text: str
+    anchors_available: tuple[str, ...]
+    confidence: str = CONFIDENCE_HIGH
+    truncated: bool = False
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def status(self) -> str:
+        if self.truncated:
+            return STATUS_TRUNCATED
+        if self.confidence == CONFIDENCE_PARTIAL:
+            return STATUS_PARTIAL
+        return STATUS_ACCEPTED
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One citable excerpt of a session source: its text and where it came from."""
+
+    text: str
+    anchor: Anchor
+
+
+@dataclass(frozen=True)
+class SessionSource:
+    """A kept session source: its record, its extracted text and the anchors derived from it."""
+
+    record: ExtractionRecord
+    text: str
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def session_source_id(self) -> str:
+        return self.record.session_source_id
+
+    @cached_property
+    def segments(self) -> tuple[Segment, ...]:
+        from uploads.segments import segments_of  # uploads.segments imports this module
+
+        return segments_of(self.record.file_type, self.text, self.meta)

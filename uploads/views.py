@@ -1,0 +1,112 @@
+"""Template views for the chat page's upload panel: add, remove and clear by plain POST forms.
+
+The browser's script sends files through the API for a progress bar; these views are the
+no-script path and the Remove / Clear all buttons. Each calls one uploads service and redirects
+back to the chat page with a message (kept in a signed cookie, not on the server).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+from rest_framework.throttling import ScopedRateThrottle
+
+from assistant.api_errors import ApplicationError
+from uploads import services
+from uploads.limits import LIMITS, human_bytes, limit_lines
+from uploads.types import PRIVACY_NOTICE, USER_VISIBLE_LABEL
+
+
+def owner_of(request: HttpRequest) -> str:
+    return str(request.user.pk)
+
+
+def _back() -> HttpResponseRedirect:
+    return HttpResponseRedirect(reverse("assistant:chat") + "#session-sources")
+
+
+class _UploadsScope:
+    """Lets the form path share the API's ``uploads`` throttle (same counter per user)."""
+
+    throttle_scope = "uploads"
+
+
+@require_POST
+def add(request: HttpRequest) -> HttpResponse:
+    """Add the posted file, or the posted paste when no file was sent."""
+    upload = request.FILES.get("file")
+    title = request.POST.get("title", "").strip() or None
+    name = (upload.name if upload else None) or title or "pasted text"
+    try:
+        if not ScopedRateThrottle().allow_request(request, _UploadsScope()):  # type: ignore[arg-type]
+            raise ApplicationError("throttled", "Too many uploads; wait a minute and try again.")
+        if upload is not None:
+            record = services.add_uploaded_file(
+                session=request.session, owner=owner_of(request), upload=upload, title=title
+            )
+        elif request.POST.get("text", "").strip():
+            if not title:
+                raise ApplicationError("invalid_request", "A pasted source needs a title.")
+            record = services.add_paste(
+                session=request.session, owner=owner_of(request), title=title,
+                text=request.POST["text"],
+            )
+        else:
+            raise ApplicationError("invalid_request", "Choose a file or paste some text first.")
+    except ApplicationError as exc:
+        messages.error(request, f"{name}: {exc.message}", extra_tags=f"rejected {exc.code}")
+        return _back()
+    messages.success(
+        request,
+        f"Added {record.display_title} as {record.session_source_id} "
+        f"({record.extracted_character_count:,} characters, {record.extraction_status}).",
+        extra_tags="added",
+    )
+    return _back()
+
+
+@require_POST
+def remove(request: HttpRequest, source_id: str) -> HttpResponse:
+    try:
+        services.remove(session=request.session, owner=owner_of(request), source_id=source_id)
+    except ApplicationError as exc:
+        messages.error(request, exc.message, extra_tags=f"rejected {exc.code}")
+    else:
+        messages.success(request, f"Removed {source_id} from this session.", extra_tags="removed")
+    return _back()
+
+
+@require_POST
+def clear(request: HttpRequest) -> HttpResponse:
+    removed = services.clear(session=request.session, owner=owner_of(request))
+    messages.success(request, f"Cleared {removed} session source(s).", extra_tags="removed")
+    return _back()
+
+
+def panel_context(request: HttpRequest, selected: Iterable[str] | None = None) -> dict[str, Any]:
+    """What the chat page's upload panel and source checkboxes show."""
+    view = services.overview(session=request.session, owner=owner_of(request))
+    ids = [r.session_source_id for r in view.records]
+    chosen = set(ids if selected is None else selected)
+    return {
+        "session_sources": [
+            {"record": r, "checked": r.session_source_id in chosen} for r in view.records
+        ],
+        "upload_totals": view.totals,
+        "upload_limits": limit_lines(LIMITS),
+        "upload_totals_text": (
+            f"{view.totals.files} of {LIMITS.session_files} files, {view.totals.pastes} of "
+            f"{LIMITS.session_pastes} pasted text, {human_bytes(view.totals.raw_bytes) if view.totals.raw_bytes else '0 bytes'} "
+            f"of {human_bytes(LIMITS.session_raw_bytes)}, {view.totals.chars:,} of "
+            f"{LIMITS.session_chars:,} extracted characters"
+        ),
+        "privacy_notice": PRIVACY_NOTICE,
+        "source_label": USER_VISIBLE_LABEL,
+        "accept_types": ".txt,.md,.pdf,.docx,.csv,.tsv,.json",
+        "max_upload_bytes": LIMITS.largest_file_bytes,
+    }
