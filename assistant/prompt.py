@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from assistant import lanes
@@ -84,13 +85,29 @@ def group_parts(name: str, citation_class: str, refs: tuple[SourceRef, ...]) -> 
     if not refs:
         parts.append("(none supplied)\n")
     for ref in refs:
-        meta = "; ".join(f"{k}: {v}" for k, v in ref.meta.items() if v not in (None, ""))
-        header = f"<<<SOURCE {ref.citation_id} | {_one_line(ref.title)}"
-        if meta:
-            header += f" | {_one_line(meta)}"
-        parts.append(f"{header}\n{quote(ref.text)}\n>>>END SOURCE {ref.citation_id}\n")
+        fields = (ref.citation_id, ref.title, ref.text, tuple(ref.meta.items()))
+        try:
+            shared = ref.citation_class == lanes.PACKAGE_CITATION and hash(fields) is not None
+        except TypeError:  # an unhashable meta value: render it afresh
+            shared = False
+        parts.append(_package_source_part(*fields) if shared else _source_part(*fields))
     parts.append(f">>>END GROUP {citation_class}\n")
     return tuple(parts)
+
+
+def _source_part(
+    citation_id: str, title: str, text: str, meta_items: tuple[tuple[str, Any], ...]
+) -> str:
+    meta = "; ".join(f"{k}: {v}" for k, v in meta_items if v not in (None, ""))
+    header = f"<<<SOURCE {citation_id} | {_one_line(title)}"
+    if meta:
+        header += f" | {_one_line(meta)}"
+    return f"{header}\n{quote(text)}\n>>>END SOURCE {citation_id}\n"
+
+
+# Approved package sources are the same for every reviewer, so their fenced text is remembered;
+# uploaded and current/public sources are rendered afresh and kept nowhere.
+_package_source_part = lru_cache(maxsize=4096)(_source_part)
 
 
 def render_group(name: str, citation_class: str, refs: tuple[SourceRef, ...]) -> str:

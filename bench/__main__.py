@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -202,6 +203,10 @@ METHOD = """## What each figure measures
 
 
 def main() -> None:
+    # Stopping the benchmark (Ctrl-C, or SIGTERM, also when started in the background) still
+    # runs its clean-up: gunicorn and redis-server are stopped, temporary files removed.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="a short smoke run; does not write docs")
     parser.add_argument("--samples", type=Path, help="only write the generated PDF and DOCX here")

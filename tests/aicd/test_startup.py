@@ -1,4 +1,4 @@
-"""Start-up builds and loads nothing: no index library, no Markdown parser until first use."""
+"""Start-up builds and loads nothing: no index library, Markdown parser or PDF/DOCX reader until first use."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from django.core.wsgi import get_wsgi_application
 from django.urls import get_resolver
 get_wsgi_application()
 get_resolver().url_patterns  # the whole URLconf: every view, API and service module
-heavy = ("bm25s", "numpy", "scipy", "markdown_it", "mdit_py_plugins")
+heavy = ("bm25s", "numpy", "scipy", "markdown_it", "mdit_py_plugins", "pypdf", "docx")
 print(json.dumps(sorted(m for m in heavy if m in sys.modules)))
 """
 

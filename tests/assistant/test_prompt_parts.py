@@ -89,3 +89,23 @@ def test_telemetry_counts_equal_direct_counts_of_what_the_provider_was_sent():
         (request,) = provider.requests
         assert usage["package_context_tokens"] == tokens.count(prompt.package_group(request)) > 0
         assert usage["system_instruction_tokens"] == tokens.count(request.system_instructions)
+
+
+def test_only_package_sources_are_remembered_and_all_render_alike(monkeypatch):
+    remembered: list[str] = []
+    real = prompt._package_source_part
+
+    def recording(citation_id, title, text, meta_items):
+        remembered.append(text)
+        return real(citation_id, title, text, meta_items)
+
+    monkeypatch.setattr(prompt, "_package_source_part", recording)
+    package = _ref("P1", "Package row", "approved text", {"source_path": "a.md"})
+    upload = SourceRef("U1", lanes.UPLOADED_CITATION, "Draft", "uploaded text", {"page": 2})
+    odd = _ref("P2", "Odd", "package text with a list in meta", {"tags": ["a", "b"]})
+    rendered = prompt.render_group("G", PKG, (package, upload, odd))
+    assert remembered == ["approved text"]
+    assert rendered == "".join(
+        prompt._source_part(r.citation_id, r.title, r.text, tuple(r.meta.items()))
+        for r in (package, upload, odd)
+    ).join([f"<<<GROUP {PKG} | G\n", f">>>END GROUP {PKG}\n"])
