@@ -27,7 +27,6 @@ TOPIC_WEIGHTS = {"glossary": 0.6}
 MIN_TYPO_LENGTH = 5
 SUPPORT_DEPTH = 3
 PHRASE_PREFIX = "ph_"
-ROW_TERMS_CACHE_SIZE = 4096
 
 # Function words that carry no topic signal. Deliberately small: "not", "without" and the like
 # are kept out of this list only where they never decide relevance.
@@ -270,7 +269,6 @@ class Index:
         self.expansion = expansion
         self._bm25 = bm25
         self.doc_freq = doc_freq
-        self._row_terms_cache: dict[int, frozenset[str]] = {}
 
     @classmethod
     def build(cls, rows: Sequence[PackageRow], expansion: Expansion) -> Index:
@@ -352,8 +350,7 @@ class Index:
             matched: tuple[str, ...] = ()
             if rank < SUPPORT_DEPTH:
                 # Only the leading rows decide support; the others need no term analysis.
-                row_terms = self._row_terms(doc_id)
-                matched = tuple(sorted(t for t in unique_terms if t in row_terms))
+                matched = tuple(sorted(self._terms_in_row(doc_id, unique_terms)))
             hits.append(Hit(row=row, score=score, matched_terms=matched))
         top = hits[0]
         coverage, matched_weight = self._coverage(seq, set(top.matched_terms), threshold)
@@ -366,15 +363,45 @@ class Index:
         )
         return SearchResult(tuple(hits), tuple(terms), supported, top.score, coverage, coverage_top)
 
-    def _row_terms(self, doc_id: int) -> frozenset[str]:
-        """A row's index tokens, kept for the most recently asked-about rows (package text only)."""
-        terms = self._row_terms_cache.get(doc_id)
-        if terms is None:
-            if len(self._row_terms_cache) >= ROW_TERMS_CACHE_SIZE:
-                self._row_terms_cache.clear()
-            terms = frozenset(row_tokens(self.rows[doc_id], self.expansion))
-            self._row_terms_cache[doc_id] = terms
-        return terms
+    def _terms_in_row(self, doc_id: int, terms: Iterable[str]) -> list[str]:
+        """Those of ``terms`` that are among the row's index tokens (``row_tokens``).
+
+        Read from the index's postings, which hold exactly the rows each token occurs in,
+        instead of analysing the row's text again; the same answer, without the analysis.
+        """
+        postings = self._postings()
+        if postings is None:
+            row_terms = set(row_tokens(self.rows[doc_id], self.expansion))
+            return [t for t in terms if t in row_terms]
+        import numpy as np
+
+        vocab = self._bm25.vocab_dict
+        indptr, indices = postings
+        found = []
+        for term in terms:
+            token_id = vocab.get(term)
+            if token_id is None or not term:
+                continue
+            start, end = int(indptr[token_id]), int(indptr[token_id + 1])
+            at = start + int(np.searchsorted(indices[start:end], doc_id))
+            if at < end and int(indices[at]) == doc_id:
+                found.append(term)
+        return found
+
+    def _postings(self) -> tuple[Any, Any] | None:
+        """The index's (indptr, indices) when every token's row list is sorted, else None."""
+        cached = self.__dict__.get("_postings_checked")
+        if cached is None:
+            import numpy as np
+
+            scores = self._bm25.scores
+            indptr, indices = scores["indptr"], scores["indices"]
+            steps = np.diff(indices.astype(np.int64))
+            column_starts = indptr[1:-1][(indptr[1:-1] > 0) & (indptr[1:-1] < len(indices))] - 1
+            steps[column_starts] = 1  # a new token's list may start anywhere
+            cached = (indptr, indices) if bool(np.all(steps > 0)) else False
+            self.__dict__["_postings_checked"] = cached
+        return cached if isinstance(cached, tuple) else None
 
     def _coverage(
         self, seq: Sequence[str], matched_set: set[str], threshold: SupportThreshold

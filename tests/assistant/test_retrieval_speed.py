@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pytest
 
 from assistant import retrieval
-from assistant.retrieval import PHRASE_PREFIX, Expansion, row_tokens, stems
+from assistant.retrieval import PHRASE_PREFIX, Expansion, Index, row_tokens, stems
 
 
 def reference_expand(e: Expansion, seq: Sequence[str]) -> list[str]:
@@ -64,7 +64,7 @@ def test_synonym_expansion_matches_the_full_scan(built_sample_pack, questions):
         assert list(got) == list(want) and got == want
 
 
-def test_search_results_match_thread_pool_scoring_and_uncached_row_terms(
+def test_search_results_match_thread_pool_scoring_and_row_analysis(
     built_sample_pack, questions, monkeypatch
 ):
     index = built_sample_pack.index
@@ -77,18 +77,56 @@ def test_search_results_match_thread_pool_scoring_and_uncached_row_terms(
         return real_retrieve(*args, **{**kwargs, "n_threads": 1})
 
     monkeypatch.setattr(bm25, "retrieve", pooled_retrieve)
-    monkeypatch.setattr(
-        index, "_row_terms", lambda doc_id: set(row_tokens(index.rows[doc_id], index.expansion))
-    )
+    def analysed(doc_id, terms):
+        row_terms = set(row_tokens(index.rows[doc_id], index.expansion))
+        return [t for t in terms if t in row_terms]
+
+    monkeypatch.setattr(index, "_terms_in_row", analysed)
     slow = [index.search(q, k=8) for q in questions]
     assert sum(1 for r in fast if r.hits) > len(questions) // 2
     assert fast == slow
 
 
-def test_row_terms_cache_is_bounded(built_sample_pack, monkeypatch):
-    index = built_sample_pack.index
-    monkeypatch.setattr(retrieval, "ROW_TERMS_CACHE_SIZE", 3)
-    index._row_terms_cache.clear()
-    for doc_id in range(10):
-        assert index._row_terms(doc_id) == frozenset(row_tokens(index.rows[doc_id], index.expansion))
-        assert len(index._row_terms_cache) <= 3
+def _postings_terms_match_row_tokens(index: Index) -> None:
+    vocabulary = [t for t in index._bm25.vocab_dict if t]
+    by_row: dict[int, set[str]] = {}
+    indptr, indices = index._postings()
+    for term in vocabulary:
+        token_id = index._bm25.vocab_dict[term]
+        for doc_id in indices[indptr[token_id] : indptr[token_id + 1]]:
+            by_row.setdefault(int(doc_id), set()).add(term)
+    for doc_id, row in enumerate(index.rows):
+        expected = set(row_tokens(row, index.expansion))
+        assert by_row.get(doc_id, set()) == expected
+        probe = sorted(expected)[:5] + ["not-a-token", "zzz"]
+        assert set(index._terms_in_row(doc_id, probe)) == set(expected) & set(probe)
+
+
+def test_postings_hold_exactly_each_rows_tokens_in_the_sample_package(built_sample_pack):
+    _postings_terms_match_row_tokens(built_sample_pack.index)
+
+
+def test_postings_hold_exactly_each_rows_tokens_in_a_synthetic_package():
+    from bench import synthetic
+
+    rows = synthetic.rows(400)
+    _postings_terms_match_row_tokens(Index.build(rows, Expansion.from_glossary(synthetic.glossary())))
+
+
+def test_unsorted_postings_are_detected_and_the_row_is_analysed_instead():
+    from bench import synthetic
+
+    index = Index.build(synthetic.rows(200), Expansion.from_glossary(synthetic.glossary()))
+    assert index._postings() is not None
+    scores = index._bm25.scores
+    indptr = scores["indptr"]
+    token_id = next(t for t in range(len(indptr) - 1) if indptr[t + 1] - indptr[t] >= 2)
+    first = int(indptr[token_id])
+    indices = scores["indices"].copy()
+    indices[first], indices[first + 1] = indices[first + 1], indices[first]
+    index._bm25.scores = {**scores, "indices": indices}
+    del index.__dict__["_postings_checked"]
+    assert index._postings() is None
+    row = index.rows[7]
+    terms = sorted(set(row_tokens(row, index.expansion)))[:4] + ["absent-term"]
+    assert index._terms_in_row(7, terms) == terms[:4]
