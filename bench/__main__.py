@@ -52,6 +52,13 @@ def run(quick: bool) -> Report:
         "rounds": f"start-up {plan['startup_rounds']}, HTTP {plan['http_rounds']} x {plan['http_seconds']} s, "
                   f"retrieval {plan['retrieval_rounds']}, uploads {plan['upload_rounds']}",
     })
+    load1, cpus = os.getloadavg()[0], os.cpu_count() or 1
+    if load1 > 0.25 * cpus:
+        report.notes.append(
+            f"Other processes were using the CPUs when this run started (load average {load1:.2f} "
+            f"on {cpus} CPUs). Wall-time figures and their ratios move with such load; the CPU-time "
+            "rows (start-up CPU time, server CPU per request) move less."
+        )
     with harness.redis_server() as redis_url, harness.app_server(redis_url) as app:
         _startup(report, app, plan)
         _http(report, app, plan)
@@ -168,6 +175,9 @@ is compared with. Ratios are the point: absolute numbers depend on the machine b
 """
 
 METHOD = """## What each figure measures
+
+The targets are those of issue 9 ("speed as ratios against real baselines"); a row without a
+target is there to be read beside the others.
 
 - **chat API**: `POST /api/source-grounded-chat` (package_only, deterministic provider) through
   gunicorn (2 sync workers) on loopback, driven by `wrk` at a fixed concurrency, DRF token
