@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -313,12 +314,14 @@ class Index:
         """A stem the package never uses, corrected to the most common package stem one edit away."""
         if len(stem) < MIN_TYPO_LENGTH or stem in self.doc_freq or not stem.isalpha():
             return stem
-        best, best_df = stem, 0
-        for candidate in _edits1(stem):
-            df = self.doc_freq.get(candidate, 0)
-            if df > best_df:
-                best, best_df = candidate, df
-        return best
+        candidates = _edits1(stem)
+        # The first candidate (in the set's order) with the highest document frequency; map and
+        # max run in C, which matters for long questions with several unknown words.
+        dfs = list(map(self.doc_freq.get, candidates, itertools.repeat(0)))
+        best_df = max(dfs, default=0)
+        if best_df <= 0:
+            return stem
+        return next(itertools.islice(candidates, dfs.index(best_df), None))
 
     def search(
         self, question: str, *, k: int = 5, threshold: SupportThreshold | None = None
@@ -343,15 +346,12 @@ class Index:
         )[:k]
         if not ranked:
             return SearchResult((), tuple(terms), False, 0.0, 0.0)
-        unique_terms = set(terms)
+        # Only the leading rows decide support; the others need no term analysis.
+        leading = self._terms_in_rows([doc_id for _, doc_id in ranked[:SUPPORT_DEPTH]], set(terms))
         hits: list[Hit] = []
         for rank, (score, doc_id) in enumerate(ranked):
-            row = self.rows[doc_id]
-            matched: tuple[str, ...] = ()
-            if rank < SUPPORT_DEPTH:
-                # Only the leading rows decide support; the others need no term analysis.
-                matched = tuple(sorted(self._terms_in_row(doc_id, unique_terms)))
-            hits.append(Hit(row=row, score=score, matched_terms=matched))
+            matched = tuple(sorted(leading[rank])) if rank < SUPPORT_DEPTH else ()
+            hits.append(Hit(row=self.rows[doc_id], score=score, matched_terms=matched))
         top = hits[0]
         coverage, matched_weight = self._coverage(seq, set(top.matched_terms), threshold)
         union = {t for h in hits[:SUPPORT_DEPTH] for t in h.matched_terms}
@@ -363,29 +363,32 @@ class Index:
         )
         return SearchResult(tuple(hits), tuple(terms), supported, top.score, coverage, coverage_top)
 
-    def _terms_in_row(self, doc_id: int, terms: Iterable[str]) -> list[str]:
-        """Those of ``terms`` that are among the row's index tokens (``row_tokens``).
+    def _terms_in_rows(self, doc_ids: list[int], terms: Iterable[str]) -> list[list[str]]:
+        """For each row, those of ``terms`` that are among its index tokens (``row_tokens``).
 
         Read from the index's postings, which hold exactly the rows each token occurs in,
-        instead of analysing the row's text again; the same answer, without the analysis.
+        instead of analysing the rows' text again; the same answer, without the analysis.
         """
         postings = self._postings()
         if postings is None:
-            row_terms = set(row_tokens(self.rows[doc_id], self.expansion))
-            return [t for t in terms if t in row_terms]
+            analysed = [set(row_tokens(self.rows[d], self.expansion)) for d in doc_ids]
+            return [[t for t in terms if t in row_terms] for row_terms in analysed]
         import numpy as np
 
         vocab = self._bm25.vocab_dict
         indptr, indices = postings
-        found = []
+        wanted = np.asarray(doc_ids, dtype=indices.dtype)
+        found: list[list[str]] = [[] for _ in doc_ids]
         for term in terms:
             token_id = vocab.get(term)
             if token_id is None or not term:
                 continue
-            start, end = int(indptr[token_id]), int(indptr[token_id + 1])
-            at = start + int(np.searchsorted(indices[start:end], doc_id))
-            if at < end and int(indices[at]) == doc_id:
-                found.append(term)
+            rows_with_term = indices[int(indptr[token_id]) : int(indptr[token_id + 1])]
+            if not len(rows_with_term):
+                continue
+            at = np.minimum(np.searchsorted(rows_with_term, wanted), len(rows_with_term) - 1)
+            for i in np.flatnonzero(rows_with_term[at] == wanted):
+                found[int(i)].append(term)
         return found
 
     def _postings(self) -> tuple[Any, Any] | None:

@@ -64,7 +64,7 @@ def test_synonym_expansion_matches_the_full_scan(built_sample_pack, questions):
         assert list(got) == list(want) and got == want
 
 
-def test_search_results_match_thread_pool_scoring_and_row_analysis(
+def test_search_results_match_pooled_scoring_row_analysis_and_the_plain_typo_loop(
     built_sample_pack, questions, monkeypatch
 ):
     index = built_sample_pack.index
@@ -77,11 +77,22 @@ def test_search_results_match_thread_pool_scoring_and_row_analysis(
         return real_retrieve(*args, **{**kwargs, "n_threads": 1})
 
     monkeypatch.setattr(bm25, "retrieve", pooled_retrieve)
-    def analysed(doc_id, terms):
-        row_terms = set(row_tokens(index.rows[doc_id], index.expansion))
-        return [t for t in terms if t in row_terms]
+    def analysed(doc_ids, terms):
+        rows_terms = [set(row_tokens(index.rows[d], index.expansion)) for d in doc_ids]
+        return [[t for t in terms if t in row_terms] for row_terms in rows_terms]
 
-    monkeypatch.setattr(index, "_terms_in_row", analysed)
+    def reference_correct(stem):
+        if len(stem) < retrieval.MIN_TYPO_LENGTH or stem in index.doc_freq or not stem.isalpha():
+            return stem
+        best, best_df = stem, 0
+        for candidate in retrieval._edits1(stem):
+            df = index.doc_freq.get(candidate, 0)
+            if df > best_df:
+                best, best_df = candidate, df
+        return best
+
+    monkeypatch.setattr(index, "_terms_in_rows", analysed)
+    monkeypatch.setattr(index, "correct", reference_correct)
     slow = [index.search(q, k=8) for q in questions]
     assert sum(1 for r in fast if r.hits) > len(questions) // 2
     assert fast == slow
@@ -99,7 +110,7 @@ def _postings_terms_match_row_tokens(index: Index) -> None:
         expected = set(row_tokens(row, index.expansion))
         assert by_row.get(doc_id, set()) == expected
         probe = sorted(expected)[:5] + ["not-a-token", "zzz"]
-        assert set(index._terms_in_row(doc_id, probe)) == set(expected) & set(probe)
+        assert set(index._terms_in_rows([doc_id], probe)[0]) == set(expected) & set(probe)
 
 
 def test_postings_hold_exactly_each_rows_tokens_in_the_sample_package(built_sample_pack):
@@ -129,4 +140,20 @@ def test_unsorted_postings_are_detected_and_the_row_is_analysed_instead():
     assert index._postings() is None
     row = index.rows[7]
     terms = sorted(set(row_tokens(row, index.expansion)))[:4] + ["absent-term"]
-    assert index._terms_in_row(7, terms) == terms[:4]
+    assert index._terms_in_rows([7, 7], terms) == [terms[:4], terms[:4]]
+
+
+def test_typo_correction_picks_what_the_plain_loop_picks(built_sample_pack):
+    index = built_sample_pack.index
+    words = [w for w in index.doc_freq if len(w) >= retrieval.MIN_TYPO_LENGTH and w.isalpha()][:150]
+    typos = [w[:2] + w[3:] for w in words] + [w[:-1] + "q" for w in words] + ["zzzzzz", "stagee"]
+    for typo in typos:
+        if len(typo) < retrieval.MIN_TYPO_LENGTH or typo in index.doc_freq:
+            assert index.correct(typo) == typo
+            continue
+        best, best_df = typo, 0
+        for candidate in retrieval._edits1(typo):
+            df = index.doc_freq.get(candidate, 0)
+            if df > best_df:
+                best, best_df = candidate, df
+        assert index.correct(typo) == best
