@@ -25,6 +25,25 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+## serve: migrate, build the context pack, collect static files, then gunicorn with WORKERS
+## workers (default 2; more than one needs AICD_REDIS_URL) on AICD_BIND (default 127.0.0.1:8000)
+WORKERS ?= $(or $(AICD_WORKERS),2)
+serve: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py build_context_pack
+	$(BIN)/python manage.py collectstatic --noinput
+	AICD_WORKERS=$(WORKERS) $(BIN)/gunicorn -c gunicorn.conf.py
+
+## bench: speed as ratios against baselines measured in the same run; writes docs/performance.md
+## (several minutes; needs redis-server, wrk and pdftotext: Debian redis-server wrk poppler-utils)
+BENCH_STAMP := $(VENV)/.bench-installed
+$(BENCH_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	@touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	$(BIN)/python -m bench
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy

@@ -119,7 +119,8 @@ AICD_REDIS_URL = env.get_str("AICD_REDIS_URL")
 if AICD_REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis backend, reusing one redis-py client per pool (see aicd/cache.py).
+            "BACKEND": "aicd.cache.RedisCache",
             "LOCATION": AICD_REDIS_URL,
             "KEY_PREFIX": "aicd",
         }
@@ -266,3 +267,12 @@ AICD_CURRENT_CONTEXT_ALLOWED_PORTS = env.get_int_list("AICD_CURRENT_CONTEXT_ALLO
 AICD_PRICE_INPUT_PER_1K = env.get_float("AICD_PRICE_INPUT_PER_1K")
 AICD_PRICE_OUTPUT_PER_1K = env.get_float("AICD_PRICE_OUTPUT_PER_1K")
 AICD_MAX_QUESTION_CHARS = env.get_int("AICD_MAX_QUESTION_CHARS", 2000, minimum=50)
+
+# ---------------------------------------------------------------- scale-out (gunicorn, Redis)
+# Test-only: name the serving worker in a response header so multi-worker tests can tell
+# workers apart. Never in production.
+AICD_EXPOSE_WORKER_PID = env.get_bool("AICD_EXPOSE_WORKER_PID", False)
+if AICD_EXPOSE_WORKER_PID:
+    if PRODUCTION:
+        raise ImproperlyConfigured("AICD_EXPOSE_WORKER_PID is for tests only; unset it in production.")
+    MIDDLEWARE.append("aicd.worker_pid.WorkerPidHeaderMiddleware")

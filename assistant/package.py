@@ -7,15 +7,15 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
 from django.utils.text import slugify
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-from mdit_py_plugins.front_matter import front_matter_plugin
 
 from assistant.types import PackageRow
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 REQUIRED_METADATA = ("title", "source_family", "source_quality", "claim_boundary")
 GLOSSARY_SYNONYM_PREFIX = "Also called:"
@@ -31,21 +31,31 @@ class PackageError(Exception):
         super().__init__("; ".join(problems))
 
 
-class _FrontMatterLoader(yaml.SafeLoader):
+@lru_cache(maxsize=1)
+def _front_matter_loader() -> type:
     """Safe YAML without anchors and aliases: front matter is flat metadata, and aliases let a
     few hundred bytes expand into billions of items when the value is turned into text."""
+    # Imported on first parse, like the Markdown parser: serving a built pack never parses YAML.
+    import yaml
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            raise yaml.composer.ComposerError(
-                None, None, "aliases are not allowed in front matter", self.peek_event().start_mark
-            )
-        return super().compose_node(parent, index)
+    class FrontMatterLoader(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                raise yaml.composer.ComposerError(
+                    None, None, "aliases are not allowed in front matter", self.peek_event().start_mark
+                )
+            return super().compose_node(parent, index)  # type: ignore[no-untyped-call]
+
+    return FrontMatterLoader
 
 
 @lru_cache(maxsize=1)
 def markdown() -> MarkdownIt:
     """The one Markdown parser: CommonMark plus tables, raw HTML disabled."""
+    # Imported on first parse: serving from a built context pack never parses Markdown.
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.front_matter import front_matter_plugin
+
     return MarkdownIt("commonmark", {"html": False}).use(front_matter_plugin).enable("table")
 
 
@@ -211,8 +221,10 @@ def _front_matter(source_path: str, tokens: list[Token], problems: list[str]) ->
     if not tokens or tokens[0].type != "front_matter":
         problems.append(f"{source_path}: missing front matter (a --- block at the top)")
         return {}
+    import yaml
+
     try:
-        meta = yaml.load(tokens[0].content, Loader=_FrontMatterLoader)  # noqa: S506 - a SafeLoader
+        meta = yaml.load(tokens[0].content, Loader=_front_matter_loader())  # noqa: S506 - a SafeLoader
     except yaml.YAMLError as exc:
         problems.append(f"{source_path}: front matter is not valid YAML ({exc.__class__.__name__})")
         return {}

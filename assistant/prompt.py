@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from assistant import lanes
@@ -73,23 +74,54 @@ def _one_line(text: str) -> str:
     return quote(" ".join(text.split()))
 
 
+def group_parts(name: str, citation_class: str, refs: tuple[SourceRef, ...]) -> tuple[str, ...]:
+    """``render_group``'s text as consecutive parts: the group's opening, each source, its end.
+
+    Each part ends with a newline and the next starts with a non-space character; the tokenizer
+    never joins a newline to a following non-space character, so a group's token count is the
+    sum of its parts' counts, and a package part's count can be remembered.
+    """
+    parts = [f"<<<GROUP {citation_class} | {name}\n"]
+    if not refs:
+        parts.append("(none supplied)\n")
+    for ref in refs:
+        fields = (ref.citation_id, ref.title, ref.text, tuple(ref.meta.items()))
+        try:
+            shared = ref.citation_class == lanes.PACKAGE_CITATION and hash(fields) is not None
+        except TypeError:  # an unhashable meta value: render it afresh
+            shared = False
+        parts.append(_package_source_part(*fields) if shared else _source_part(*fields))
+    parts.append(f">>>END GROUP {citation_class}\n")
+    return tuple(parts)
+
+
+def _source_part(
+    citation_id: str, title: str, text: str, meta_items: tuple[tuple[str, Any], ...]
+) -> str:
+    meta = "; ".join(f"{k}: {v}" for k, v in meta_items if v not in (None, ""))
+    header = f"<<<SOURCE {citation_id} | {_one_line(title)}"
+    if meta:
+        header += f" | {_one_line(meta)}"
+    return f"{header}\n{quote(text)}\n>>>END SOURCE {citation_id}\n"
+
+
+# Approved package sources are the same for every reviewer, so their fenced text is remembered;
+# uploaded and current/public sources are rendered afresh and kept nowhere.
+_package_source_part = lru_cache(maxsize=4096)(_source_part)
+
+
 def render_group(name: str, citation_class: str, refs: tuple[SourceRef, ...]) -> str:
     """One labelled source group, each source fenced and tagged with its citation id."""
-    parts = [f"<<<GROUP {citation_class} | {name}"]
-    if not refs:
-        parts.append("(none supplied)")
-    for ref in refs:
-        meta = "; ".join(f"{k}: {v}" for k, v in ref.meta.items() if v not in (None, ""))
-        header = f"<<<SOURCE {ref.citation_id} | {_one_line(ref.title)}"
-        if meta:
-            header += f" | {_one_line(meta)}"
-        parts.append(f"{header}\n{quote(ref.text)}\n>>>END SOURCE {ref.citation_id}")
-    parts.append(f">>>END GROUP {citation_class}")
-    return "\n".join(parts) + "\n"
+    return "".join(group_parts(name, citation_class, refs))
 
 
 def package_group(request: ProviderRequest) -> str:
-    return render_group("Approved package sources", lanes.PACKAGE_CITATION, request.package_refs)
+    return "".join(package_group_parts(request))
+
+
+def package_group_parts(request: ProviderRequest) -> tuple[str, ...]:
+    """The package group in ``group_parts``: approved package text only, the same for everyone."""
+    return group_parts("Approved package sources", lanes.PACKAGE_CITATION, request.package_refs)
 
 
 def current_group(request: ProviderRequest) -> str:

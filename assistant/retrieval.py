@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -10,12 +11,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import bm25s
 import Stemmer
 
 from assistant.types import PackageRow
+
+if TYPE_CHECKING:
+    import bm25s
 
 TOKEN_RE = re.compile(r"[a-z0-9]+")
 HEADING_WEIGHT = 3
@@ -125,10 +128,24 @@ class Expansion:
             object.__setattr__(self, "_by_first", cached)
         return cached
 
+    def _synonyms_in(self, seq: Sequence[str]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+        """The synonyms whose first word occurs in ``seq``, in ``self.synonyms`` order."""
+        by_first = self.__dict__.get("_synonyms_by_first")
+        if by_first is None:
+            grouped: dict[str, list[int]] = {}
+            for position, alt in enumerate(self.synonyms):
+                grouped.setdefault(alt[0], []).append(position)
+            by_first = {word: tuple(positions) for word, positions in grouped.items()}
+            object.__setattr__(self, "_synonyms_by_first", by_first)
+            object.__setattr__(self, "_synonym_items", tuple(self.synonyms.items()))
+        items = self.__dict__["_synonym_items"]
+        positions = sorted(p for word in set(seq) for p in by_first.get(word, ()))
+        return [items[p] for p in positions]
+
     def expansions_by_word(self, seq: Sequence[str]) -> dict[str, set[str]]:
         """For each query word inside a synonym occurrence, the canonical tokens it expands to."""
         out: dict[str, set[str]] = {}
-        for alt, canonical in self.synonyms.items():
+        for alt, canonical in self._synonyms_in(seq):
             n = len(alt)
             for i in range(len(seq) - n + 1):
                 if tuple(seq[i : i + n]) == alt:
@@ -142,7 +159,7 @@ class Expansion:
     def expand(self, seq: Sequence[str]) -> list[str]:
         """Canonical-term tokens for every synonym occurring in a stemmed word sequence."""
         extra: list[str] = []
-        for alt, canonical in self.synonyms.items():
+        for alt, canonical in self._synonyms_in(seq):
             n = len(alt)
             for i in range(len(seq) - n + 1):
                 if tuple(seq[i : i + n]) == alt:
@@ -256,6 +273,8 @@ class Index:
 
     @classmethod
     def build(cls, rows: Sequence[PackageRow], expansion: Expansion) -> Index:
+        import bm25s  # with numpy, imported on first use: start-up never builds or loads an index
+
         bm25 = bm25s.BM25()
         corpus = [row_tokens(row, expansion) or [""] for row in rows]
         bm25.index(corpus, show_progress=False)
@@ -273,6 +292,8 @@ class Index:
 
     @classmethod
     def load(cls, directory: Path, rows: Sequence[PackageRow]) -> Index:
+        import bm25s
+
         bm25 = bm25s.BM25.load(str(directory / "bm25"))
         expansion = Expansion.from_json(json.loads((directory / "expansion.json").read_text()))
         doc_freq = json.loads((directory / "doc_freq.json").read_text())
@@ -293,12 +314,15 @@ class Index:
         """A stem the package never uses, corrected to the most common package stem one edit away."""
         if len(stem) < MIN_TYPO_LENGTH or stem in self.doc_freq or not stem.isalpha():
             return stem
-        best, best_df = stem, 0
-        for candidate in _edits1(stem):
-            df = self.doc_freq.get(candidate, 0)
-            if df > best_df:
-                best, best_df = candidate, df
-        return best
+        # Sorted, so that among equally frequent candidates the alphabetically first wins in every
+        # process (a set's order changes with the hash seed); map and max run in C, which matters
+        # for long questions with several unknown words.
+        candidates = sorted(_edits1(stem))
+        dfs = list(map(self.doc_freq.get, candidates, itertools.repeat(0)))
+        best_df = max(dfs, default=0)
+        if best_df <= 0:
+            return stem
+        return candidates[dfs.index(best_df)]
 
     def search(
         self, question: str, *, k: int = 5, threshold: SupportThreshold | None = None
@@ -311,7 +335,8 @@ class Index:
         if not known or not self.rows:
             return SearchResult((), tuple(terms), False, 0.0, 0.0)
         depth = min(len(self.rows), max(k * 3, 20))
-        docs, scores = self._bm25.retrieve([known], k=depth, show_progress=False, n_threads=1)
+        # n_threads=0 scores in this thread; any other value starts a thread pool per query.
+        docs, scores = self._bm25.retrieve([known], k=depth, show_progress=False, n_threads=0)
         ranked = sorted(
             (
                 (float(score) * TOPIC_WEIGHTS.get(self.rows[int(doc_id)].topic, 1.0), int(doc_id))
@@ -322,16 +347,12 @@ class Index:
         )[:k]
         if not ranked:
             return SearchResult((), tuple(terms), False, 0.0, 0.0)
-        unique_terms = set(terms)
+        # Only the leading rows decide support; the others need no term analysis.
+        leading = self._terms_in_rows([doc_id for _, doc_id in ranked[:SUPPORT_DEPTH]], set(terms))
         hits: list[Hit] = []
         for rank, (score, doc_id) in enumerate(ranked):
-            row = self.rows[doc_id]
-            matched: tuple[str, ...] = ()
-            if rank < SUPPORT_DEPTH:
-                # Only the leading rows decide support; the others need no term analysis.
-                row_terms = set(row_tokens(row, self.expansion))
-                matched = tuple(sorted(t for t in unique_terms if t in row_terms))
-            hits.append(Hit(row=row, score=score, matched_terms=matched))
+            matched = tuple(sorted(leading[rank])) if rank < SUPPORT_DEPTH else ()
+            hits.append(Hit(row=self.rows[doc_id], score=score, matched_terms=matched))
         top = hits[0]
         coverage, matched_weight = self._coverage(seq, set(top.matched_terms), threshold)
         union = {t for h in hits[:SUPPORT_DEPTH] for t in h.matched_terms}
@@ -342,6 +363,49 @@ class Index:
             and (coverage >= threshold.min_coverage or coverage_top >= threshold.min_coverage_top)
         )
         return SearchResult(tuple(hits), tuple(terms), supported, top.score, coverage, coverage_top)
+
+    def _terms_in_rows(self, doc_ids: list[int], terms: Iterable[str]) -> list[list[str]]:
+        """For each row, those of ``terms`` that are among its index tokens (``row_tokens``).
+
+        Read from the index's postings, which hold exactly the rows each token occurs in,
+        instead of analysing the rows' text again; the same answer, without the analysis.
+        """
+        postings = self._postings()
+        if postings is None:
+            analysed = [set(row_tokens(self.rows[d], self.expansion)) for d in doc_ids]
+            return [[t for t in terms if t in row_terms] for row_terms in analysed]
+        import numpy as np
+
+        vocab = self._bm25.vocab_dict
+        indptr, indices = postings
+        wanted = np.asarray(doc_ids, dtype=indices.dtype)
+        found: list[list[str]] = [[] for _ in doc_ids]
+        for term in terms:
+            token_id = vocab.get(term)
+            if token_id is None or not term:
+                continue
+            rows_with_term = indices[int(indptr[token_id]) : int(indptr[token_id + 1])]
+            if not len(rows_with_term):
+                continue
+            at = np.minimum(np.searchsorted(rows_with_term, wanted), len(rows_with_term) - 1)
+            for i in np.flatnonzero(rows_with_term[at] == wanted):
+                found[int(i)].append(term)
+        return found
+
+    def _postings(self) -> tuple[Any, Any] | None:
+        """The index's (indptr, indices) when every token's row list is sorted, else None."""
+        cached = self.__dict__.get("_postings_checked")
+        if cached is None:
+            import numpy as np
+
+            scores = self._bm25.scores
+            indptr, indices = scores["indptr"], scores["indices"]
+            steps = np.diff(indices.astype(np.int64))
+            column_starts = indptr[1:-1][(indptr[1:-1] > 0) & (indptr[1:-1] < len(indices))] - 1
+            steps[column_starts] = 1  # a new token's list may start anywhere
+            cached = (indptr, indices) if bool(np.all(steps > 0)) else False
+            self.__dict__["_postings_checked"] = cached
+        return cached if isinstance(cached, tuple) else None
 
     def _coverage(
         self, seq: Sequence[str], matched_set: set[str], threshold: SupportThreshold

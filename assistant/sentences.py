@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from assistant.retrieval import content_stems
 
@@ -27,14 +28,28 @@ def split_sentences(text: str) -> list[str]:
     return out
 
 
-def best_sentences(text: str, terms: Iterable[str], *, limit: int) -> list[str]:
-    """Up to ``limit`` sentences with the most query terms, returned in their original order."""
+def best_sentences(text: str, terms: Iterable[str], *, limit: int, shared: bool = False) -> list[str]:
+    """Up to ``limit`` sentences with the most query terms, returned in their original order.
+
+    ``shared=True`` is for approved package text only: its sentence analysis is the same for
+    every question and is remembered. Any other text is analysed afresh and kept nowhere.
+    """
     wanted = set(terms)
-    sentences = split_sentences(text)
     scored = []
-    for position, sentence in enumerate(sentences):
-        overlap = len(wanted.intersection(content_stems(sentence)))
+    for position, (sentence, sentence_stems) in enumerate(
+        _analysed_shared(text) if shared else _analysed(text)
+    ):
+        overlap = len(wanted.intersection(sentence_stems))
         scored.append((overlap, -position, sentence))
     top = sorted(scored, reverse=True)[:limit]
     chosen = [s for s in top if s[0] > 0] or top[:1]
     return [s[2] for s in sorted(chosen, key=lambda s: -s[1])]
+
+
+def _analysed(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    return tuple((sentence, frozenset(content_stems(sentence))) for sentence in split_sentences(text))
+
+
+@lru_cache(maxsize=2048)
+def _analysed_shared(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    return _analysed(text)

@@ -161,7 +161,7 @@ def _with_uploads(
     """Add the uploaded excerpts that fit once package (and current) context has been counted."""
     if not sources:
         return uploaded.EMPTY_SELECTION, request
-    grounding = tokens.count(prompt.package_group(request))
+    grounding = sum(map(tokens.count_shared, prompt.package_group_parts(request)))
     if request.mode is Mode.PACKAGE_CURRENT:
         grounding += tokens.count(prompt.current_group(request))
     upload = uploaded.select(
@@ -213,7 +213,7 @@ def _conflict_notice(request: prompt.ProviderRequest) -> tuple[Notice, ...]:
 
 def _usage(request: prompt.ProviderRequest) -> tokens.TokenUsage:
     return tokens.TokenUsage(
-        package_context_tokens=tokens.count(prompt.package_group(request)),
+        package_context_tokens=sum(map(tokens.count_shared, prompt.package_group_parts(request))),
         current_public_source_tokens=(
             tokens.count(prompt.current_group(request)) if request.mode is Mode.PACKAGE_CURRENT else 0
         ),
@@ -221,7 +221,7 @@ def _usage(request: prompt.ProviderRequest) -> tokens.TokenUsage:
             tokens.count(prompt.uploaded_group(request)) if request.uploaded_refs else 0
         ),
         user_prompt_tokens=tokens.count(request.question),
-        system_instruction_tokens=tokens.count(request.system_instructions),
+        system_instruction_tokens=tokens.count_shared(request.system_instructions),
     )
 
 

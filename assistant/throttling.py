@@ -14,7 +14,8 @@ from functools import wraps
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from rest_framework.throttling import ScopedRateThrottle
+
+from aicd.throttling import SharedScopedRateThrottle
 
 View = Callable[..., HttpResponse]
 
@@ -33,7 +34,7 @@ def throttle_posts(scope: str) -> Callable[[View], View]:
         @wraps(view)
         def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
             if request.method == "POST":
-                throttle = ScopedRateThrottle()
+                throttle = SharedScopedRateThrottle()
                 if not throttle.allow_request(request, _Scope(scope)):  # type: ignore[arg-type]
                     wait = throttle.wait()
                     retry_after = max(1, math.ceil(wait)) if wait is not None else None

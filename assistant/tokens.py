@@ -23,6 +23,16 @@ def count(text: str) -> int:
     return len(encoding().encode(text, disallowed_special=()))
 
 
+@lru_cache(maxsize=4096)
+def count_shared(text: str) -> int:
+    """``count`` remembered, for text that is the same for every reviewer.
+
+    Only approved package excerpts and the system instructions may go through here: a question,
+    an uploaded source or a current/public source must never outlive its request.
+    """
+    return count(text)
+
+
 @dataclass(frozen=True)
 class TokenUsage:
     """Tokens per lane of one run; ``total_tokens`` is derived, never stored separately."""

@@ -13,9 +13,9 @@ from rest_framework import status
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from aicd.throttling import SharedScopedRateThrottle
 from assistant.api_errors import ApplicationError
 from assistant.api_schema import error_responses
 from uploads import services
@@ -48,7 +48,7 @@ def owner_of(request: Request) -> str:
 class SessionSourcesView(APIView):
     """This session's sources: list (GET), add a file or a paste (POST), clear all (DELETE)."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "uploads"
     parser_classes = [PasteJSONParser, MultiPartParser]
 
@@ -110,7 +110,7 @@ class SessionSourcesView(APIView):
 class SessionSourceDetailView(APIView):
     """Remove one of this session's sources."""
 
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "uploads"
 
     @extend_schema(

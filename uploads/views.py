@@ -14,8 +14,8 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
-from rest_framework.throttling import ScopedRateThrottle
 
+from aicd.throttling import SharedScopedRateThrottle
 from assistant.api_errors import ApplicationError
 from uploads import services
 from uploads.limits import LIMITS, human_bytes, limit_lines
@@ -43,7 +43,7 @@ def add(request: HttpRequest) -> HttpResponse:
     title = request.POST.get("title", "").strip() or None
     name = (upload.name if upload else None) or title or "pasted text"
     try:
-        if not ScopedRateThrottle().allow_request(request, _UploadsScope()):  # type: ignore[arg-type]
+        if not SharedScopedRateThrottle().allow_request(request, _UploadsScope()):  # type: ignore[arg-type]
             raise ApplicationError("throttled", "Too many uploads; wait a minute and try again.")
         if upload is not None:
             record = services.add_uploaded_file(

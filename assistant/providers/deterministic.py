@@ -59,7 +59,8 @@ class DeterministicProvider(BaseProvider):
         paragraphs = []
         for i, ref in enumerate(refs):
             limit = per_ref if i == 0 else 1
-            quoted = best_sentences(ref.text, terms, limit=limit)
+            shared = ref.citation_class == lanes.PACKAGE_CITATION
+            quoted = best_sentences(ref.text, terms, limit=limit, shared=shared)
             if quoted:
                 paragraphs.append(" ".join(f"{s} [{ref.citation_id}]" for s in quoted))
         return "\n\n".join(paragraphs)

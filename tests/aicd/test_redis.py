@@ -111,4 +111,4 @@ def test_chat_throttle_counts_in_redis(redis_cache, monkeypatch, reviewer) -> No
     url, body = "/api/source-grounded-chat", {"question": "who owns each stage gate?"}
     assert [api.post(url, body, format="json").status_code for _ in range(3)] == [200, 200, 429]
     keys = [k.decode() for k in redis_cache.keys("aicd:*")]
-    assert any(k.endswith(f"throttle_chat_{reviewer.pk}") for k in keys)
+    assert any(k.endswith(f"throttle_log_chat_{reviewer.pk}") for k in keys)

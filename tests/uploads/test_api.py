@@ -12,6 +12,7 @@ from django.core.files import uploadedfile
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
+from aicd.throttling import SharedScopedRateThrottle
 from assistant import tokens
 from tests.uploads.builders import docx_bytes, plain_zip, text_pdf, text_pdf_of_size
 from tests.uploads.test_review_flow import PRD_PAGES, REVIEW_QUESTION, architecture
@@ -171,7 +172,7 @@ def test_csrf_is_required_for_cookie_authenticated_uploads(reviewer) -> None:
 
 @pytest.mark.django_db
 def test_uploads_are_throttled_with_the_uploads_scope(rita, reviewer, monkeypatch) -> None:
-    cache.delete(ScopedRateThrottle.cache_format % {"scope": "uploads", "ident": reviewer.pk})
+    cache.delete(SharedScopedRateThrottle.cache_format % {"scope": "uploads", "ident": reviewer.pk})
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "2/min", "chat": "100/min"})
     assert _upload(rita, "a.txt", b"a").status_code == 201
     assert rita.get(URL).status_code == 200

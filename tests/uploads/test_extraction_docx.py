@@ -10,7 +10,6 @@ from docx.oxml import parse_xml
 from docx.oxml.ns import nsdecls
 
 from tests.uploads.builders import docx_bytes, docx_of_size, plain_zip, rewrite_zip
-from uploads.extraction import docx as docx_extraction
 from uploads.extraction import extract_upload
 from uploads.limits import LIMITS
 from uploads.refusals import SourceRefused
@@ -49,7 +48,7 @@ def forbid_python_docx(monkeypatch):
     def fail(*args, **kwargs):
         pytest.fail("python-docx opened a package that should have been refused before parsing")
 
-    return lambda: monkeypatch.setattr(docx_extraction.docx, "Document", fail)
+    return lambda: monkeypatch.setattr("docx.Document", fail)
 
 
 def test_headings_paragraphs_lists_and_tables_in_body_order_with_section_anchors() -> None:

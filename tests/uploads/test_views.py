@@ -136,7 +136,9 @@ def test_form_uploads_share_the_uploads_throttle(logged_in_client, reviewer, mon
     from django.core.cache import cache
     from rest_framework.throttling import ScopedRateThrottle
 
-    cache.delete(ScopedRateThrottle.cache_format % {"scope": "uploads", "ident": reviewer.pk})
+    from aicd.throttling import SharedScopedRateThrottle
+
+    cache.delete(SharedScopedRateThrottle.cache_format % {"scope": "uploads", "ident": reviewer.pk})
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "1/min"})
     _add_file(logged_in_client, "a.txt", b"first")
     _add_file(logged_in_client, "b.txt", b"second")

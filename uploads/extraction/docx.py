@@ -13,17 +13,17 @@ import re
 import zipfile
 import zlib
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree  # noqa: S405 - parses only [Content_Types].xml after the DTD check
-
-import docx
-from docx.table import Table
-from docx.text.paragraph import Paragraph
 
 from uploads.extraction.common import CharBudget, Deadline, clean_inline
 from uploads.limits import LIMITS, Limits
 from uploads.refusals import Reason, SourceRefused, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
+
+if TYPE_CHECKING:
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
 
 METHOD = "local_docx_extract"
 MB = 1024 * 1024
@@ -165,6 +165,8 @@ def extract_docx(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
             Reason.UNSUPPORTED_TYPE,
             "The file is an Office package but not a Word document; only .docx Word documents are accepted.",
         )
+    import docx  # python-docx, imported on the first Word upload: start-up does not need it
+
     try:
         document = docx.Document(io.BytesIO(data))
     except SourceRefused:
@@ -180,6 +182,9 @@ def extract_docx(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
 
 
 def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+
     deadline = Deadline(limits.extraction_seconds, "Word document")
     lines: list[str] = []
     headings: list[int] = []

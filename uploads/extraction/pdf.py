@@ -12,9 +12,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from pypdf import PdfReader, apply_configuration
-from pypdf.errors import FileNotDecryptedError, LimitReachedError
-
 from uploads.extraction.common import CharBudget, Deadline, quality_problem, strip_invisible
 from uploads.limits import LIMITS, Limits
 from uploads.refusals import Reason, SourceRefused, refuse
@@ -42,12 +39,17 @@ SAFETY_LIMITS: dict[str, Any] = {
 @contextmanager
 def safety_limits() -> Iterator[None]:
     """pypdf's limits, tightened for this extraction only (pypdf keeps them in a context variable)."""
+    from pypdf import apply_configuration
+
     with apply_configuration(**SAFETY_LIMITS):
         yield
 
 
 def extract_pdf(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) -> ExtractedText:
     """PDF bytes to pages of text joined by form feeds; page N of the text is page N of the file."""
+    # pypdf is imported on the first PDF upload: start-up does not need it.
+    from pypdf.errors import FileNotDecryptedError, LimitReachedError
+
     deadline = Deadline(limits.extraction_seconds, "PDF")
     try:
         with safety_limits():
@@ -76,6 +78,8 @@ _ENCRYPTED = (
 
 
 def _extract(data: bytes, *, budget: CharBudget, limits: Limits, deadline: Deadline) -> ExtractedText:
+    from pypdf import PdfReader
+
     reader = PdfReader(io.BytesIO(data), strict=False)
     if reader.is_encrypted:
         raise refuse(Reason.ENCRYPTED, _ENCRYPTED)

@@ -1,0 +1,1 @@
+"""`make bench`: the assistant's speed as ratios against baselines measured in the same run."""

@@ -1,0 +1,215 @@
+"""Servers and load for the benchmarks: a throwaway redis-server, the app under gunicorn, wrk."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.servers import Gunicorn, app_env, create_users, free_port, manage
+
+BENCH_USER = "bench"
+BENCH_PASSWORD = "bench-only-password-on-loopback"  # noqa: S105 - a throwaway loopback account
+# Load comes from many reviewers, each under the shipped per-user chat throttle (60/min), so the
+# throttle runs with its production rate and history size and never refuses a benchmark request.
+TOKEN_USERS = 400
+
+
+def require(*tools: str) -> None:
+    """Fail early, naming the Debian packages, when a tool the benchmark needs is missing."""
+    packages = {"redis-server": "redis-server", "redis-cli": "redis-tools", "wrk": "wrk",
+                "pdftotext": "poppler-utils"}
+    missing = [t for t in tools if not shutil.which(t)]
+    if missing:
+        names = " ".join(packages.get(t, t) for t in missing)
+        raise SystemExit(f"make bench needs {', '.join(missing)}: apt-get install -y {names}")
+
+
+@contextmanager
+def redis_server() -> Iterator[str]:
+    """A redis-server on a free loopback port without persistence; yields its URL."""
+    workdir = Path(tempfile.mkdtemp(prefix="aicd-bench-redis-"))
+    port = free_port()
+    proc = subprocess.Popen(
+        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
+         "--appendonly", "no", "--dir", str(workdir)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(100):
+            ping = subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True,
+                                  text=True, check=False)
+            if ping.stdout.strip() == "PONG":
+                break
+            time.sleep(0.05)
+        else:
+            raise RuntimeError("redis-server did not start")
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class App:
+    """The app served by gunicorn: a login for the benchmark account and DRF tokens of many users."""
+
+    server: Gunicorn
+    tokens: tuple[str, ...]
+    env: dict[str, str]
+
+    @property
+    def token(self) -> str:
+        return self.tokens[0]
+
+    @property
+    def base_url(self) -> str:
+        return self.server.base_url
+
+
+_TOKEN_USERS_SCRIPT = f"""
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+User = get_user_model()
+users = User.objects.bulk_create(
+    [User(username=f"bench-{{i:04d}}", password="!") for i in range({TOKEN_USERS})]
+)
+users = User.objects.filter(username__startswith="bench-").order_by("username")
+tokens = Token.objects.bulk_create(
+    [Token(user=u, key=Token.generate_key()) for u in users]
+)
+print(" ".join(t.key for t in tokens))
+"""
+
+
+@contextmanager
+def app_server(redis_url: str, *, workers: int = 2) -> Iterator[App]:
+    """Migrate a fresh SQLite DB, build the sample context pack, serve it with gunicorn."""
+    workdir = Path(tempfile.mkdtemp(prefix="aicd-bench-app-"))
+    env = app_env(
+        workdir,
+        AICD_REDIS_URL=redis_url,
+        AICD_WORKERS=str(workers),
+        # Extraction and session-size uploads run back to back from one account; the chat
+        # throttle keeps its shipped per-user rate (see TOKEN_USERS).
+        AICD_UPLOAD_THROTTLE_RATE="10000/min",
+    )
+    try:
+        manage(env, "migrate", "--noinput")
+        manage(env, "build_context_pack")
+        manage(env, "collectstatic", "--noinput")
+        create_users(env, {BENCH_USER: BENCH_PASSWORD})
+        tokens = tuple(manage(env, "shell", "--no-imports", "-c", _TOKEN_USERS_SCRIPT).split())
+        server = Gunicorn(env=env, port=free_port(), log_path=workdir / "gunicorn.log").start()
+        try:
+            yield App(server=server, tokens=tokens, env=env)
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def server_cpu_seconds(server: Gunicorn) -> float:
+    """CPU time (user + system) used so far by the gunicorn master and its live workers."""
+    assert server.proc is not None
+    master = server.proc.pid
+    pids = [master]
+    for task in Path(f"/proc/{master}/task").iterdir():
+        children = (task / "children").read_text().split()
+        pids += [int(c) for c in children]
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+@dataclass(frozen=True)
+class WrkResult:
+    """One wrk run: latency percentiles (ms), throughput and every kind of error."""
+
+    p50_ms: float
+    p99_ms: float
+    requests: int
+    requests_per_s: float
+    non_2xx: int
+    socket_errors: int
+
+    @property
+    def errors(self) -> int:
+        return self.non_2xx + self.socket_errors
+
+
+_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
+
+
+def _ms(text: str) -> float:
+    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()  # type: ignore[union-attr]
+    return float(number) * _UNITS[unit]
+
+
+def parse_wrk(output: str) -> WrkResult:
+    p50 = re.search(r"^\s+50%\s+(\S+)", output, re.M)
+    p99 = re.search(r"^\s+99%\s+(\S+)", output, re.M)
+    total = re.search(r"(\d+) requests in", output)
+    rate = re.search(r"Requests/sec:\s+([\d.]+)", output)
+    if not (p50 and p99 and total and rate):
+        raise RuntimeError(f"unexpected wrk output:\n{output}")
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
+    sockets = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    return WrkResult(
+        p50_ms=_ms(p50.group(1)),
+        p99_ms=_ms(p99.group(1)),
+        requests=int(total.group(1)),
+        requests_per_s=float(rate.group(1)),
+        non_2xx=int(non_2xx.group(1)) if non_2xx else 0,
+        socket_errors=sum(int(x) for x in sockets.groups()) if sockets else 0,
+    )
+
+
+def wrk(url: str, *, script: Path, seconds: int, connections: int, threads: int = 2) -> WrkResult:
+    """Run wrk against a loopback URL with a Lua request script."""
+    if not url.startswith("http://127.0.0.1:"):
+        raise ValueError("benchmarks load loopback servers only")
+    proc = subprocess.run(
+        ["wrk", "--latency", f"-t{min(threads, connections)}", f"-c{connections}",
+         f"-d{seconds}s", "--timeout", "10s", "-s", str(script), url],
+        capture_output=True, text=True, check=True, timeout=seconds + 60,
+    )
+    return parse_wrk(proc.stdout)
+
+
+def lua_script(directory: Path, name: str, *, tokens: tuple[str, ...], method: str = "GET",
+               bodies: list[str] | None = None) -> Path:
+    """A wrk script cycling through users' tokens (and JSON bodies, if given) request by request."""
+    quoted_tokens = ", ".join(f'"{t}"' for t in tokens)
+    quoted_bodies = ", ".join("[==[" + b + "]==]" for b in bodies or [])
+    lines = [
+        f'wrk.method = "{method}"',
+        'wrk.headers["Content-Type"] = "application/json"',
+        f"local tokens = {{{quoted_tokens}}}",
+        f"local bodies = {{{quoted_bodies}}}",
+        "local t, b = math.random(#tokens), 0",
+        "request = function()",
+        "  t = t % #tokens + 1",
+        '  wrk.headers["Authorization"] = "Token " .. tokens[t]',
+        "  if #bodies == 0 then return wrk.format() end",
+        "  b = b % #bodies + 1",
+        "  return wrk.format(nil, nil, nil, bodies[b])",
+        "end",
+    ]
+    path = directory / f"{name}.lua"
+    path.write_text("\n".join(lines) + "\n")
+    return path

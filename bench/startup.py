@@ -1,0 +1,154 @@
+"""Start-up: a fresh process until its first response, the app against a bare Django project.
+
+"Start-up" here is the wall time from spawning ``python`` until the WSGI application has
+answered its first request, in process (no server, no network):
+- app: ``aicd.wsgi`` answering ``GET /api/health`` for a token (URLconf, DRF, token lookup);
+- bare Django: a project fresh from ``django-admin startproject`` (same Django; DEBUG off and
+  127.0.0.1 allowed, as in the app) plus one view answering ``{"status": "ok"}``;
+- bare Django + DRF: the same project with ``rest_framework`` installed and that view written
+  as a DRF ``APIView``: what the framework alone adds.
+The context pack is not part of start-up: it is a built artifact, loaded on first use. The
+first answer after start-up (``POST /api/source-grounded-chat``, which loads the pack and the
+tokenizer) is reported beside it.
+
+``python -m bench.startup KIND [TOKEN]`` runs one probe and prints ``ready``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from statistics import median
+
+# Only the standard library above: the probe process must not import anything the app does not.
+REPO = Path(__file__).resolve().parent.parent
+KINDS = ("bare", "bare_drf", "app", "app_first_answer")
+
+
+def _call(application: Callable, method: str, path: str, headers: dict[str, str],
+          body: bytes = b"") -> str:
+    from wsgiref.util import setup_testing_defaults
+
+    environ: dict[str, object] = {
+        "REQUEST_METHOD": method, "PATH_INFO": path, "SERVER_NAME": "127.0.0.1",
+        "HTTP_HOST": "127.0.0.1", "CONTENT_LENGTH": str(len(body)),
+        "CONTENT_TYPE": "application/json", "wsgi.input": io.BytesIO(body), **headers,
+    }
+    setup_testing_defaults(environ)
+    status: list[str] = []
+    chunks = application(environ, lambda s, h, exc=None: status.append(s))
+    b"".join(chunks)
+    return status[0]
+
+
+def probe(kind: str, token: str) -> None:
+    from django.core.wsgi import get_wsgi_application
+
+    application = get_wsgi_application()
+    if kind.startswith("bare"):
+        status = _call(application, "GET", "/api/health", {})
+    else:
+        auth = {"HTTP_AUTHORIZATION": f"Token {token}"}
+        status = _call(application, "GET", "/api/health", auth)
+        if kind == "app_first_answer":
+            body = json.dumps({"question": "who owns each stage gate?"}).encode()
+            status = _call(application, "POST", "/api/source-grounded-chat", auth, body)
+    if not status.startswith("200"):
+        raise SystemExit(f"{kind}: first response was {status}")
+    print("ready", flush=True)
+
+
+_BARE_VIEW = """
+import os  # noqa: E402
+
+from django.http import JsonResponse  # noqa: E402
+
+if os.environ.get("BARE_WITH_DRF"):
+    from rest_framework.permissions import AllowAny
+    from rest_framework.response import Response
+    from rest_framework.views import APIView
+
+    class Health(APIView):
+        authentication_classes = []
+        permission_classes = [AllowAny]
+
+        def get(self, request):
+            return Response({"status": "ok"})
+
+    urlpatterns.append(path("api/health", Health.as_view()))
+else:
+    urlpatterns.append(path("api/health", lambda request: JsonResponse({"status": "ok"})))
+"""
+_BARE_DRF_SETTINGS = """
+import os  # noqa: E402
+
+if os.environ.get("BARE_WITH_DRF"):
+    INSTALLED_APPS += ["rest_framework"]
+"""
+
+
+def bare_project(directory: Path) -> Path:
+    """``django-admin startproject bare`` in ``directory``, plus the one view; returns its path."""
+    subprocess.run([sys.executable, "-m", "django", "startproject", "bare", str(directory)],
+                   check=True, capture_output=True)
+    settings = directory / "bare" / "settings.py"
+    text = settings.read_text().replace("DEBUG = True", "DEBUG = False")
+    settings.write_text(text.replace("ALLOWED_HOSTS = []", 'ALLOWED_HOSTS = ["127.0.0.1"]')
+                        + _BARE_DRF_SETTINGS)
+    with (directory / "bare" / "urls.py").open("a") as urls:
+        urls.write(_BARE_VIEW)
+    return directory
+
+
+def _time_one(kind: str, env: dict[str, str], token: str, bare: Path) -> tuple[float, float]:
+    """Wall time and CPU time (user + system) in ms of one probe process."""
+    if kind.startswith("bare"):
+        env = {**env, "DJANGO_SETTINGS_MODULE": "bare.settings", "PYTHONPATH": f"{bare}:{REPO}"}
+        if kind == "bare_drf":
+            env["BARE_WITH_DRF"] = "1"
+    else:
+        env = {**env, "DJANGO_SETTINGS_MODULE": "aicd.settings"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench.startup", kind, token], cwd=REPO,
+        env=env, capture_output=True, text=True, check=False,
+    )
+    elapsed = (time.perf_counter() - start) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0 or "ready" not in proc.stdout:
+        raise RuntimeError(f"start-up probe {kind} failed:\n{proc.stdout}\n{proc.stderr}")
+    cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000
+    return elapsed, cpu
+
+
+def compare(env: dict[str, str], token: str, *, rounds: int) -> dict[str, tuple[float, float]]:
+    """Median (wall, CPU) start-up in ms of each kind, the kinds interleaved round by round."""
+    times: dict[str, list[tuple[float, float]]] = {k: [] for k in KINDS}
+    with tempfile.TemporaryDirectory(prefix="aicd-bench-bare-") as tmp:
+        bare = bare_project(Path(tmp))
+        for kind in KINDS:  # one unmeasured round warms the OS file cache for every kind
+            _time_one(kind, env, token, bare)
+        for _ in range(rounds):
+            for kind in KINDS:
+                times[kind].append(_time_one(kind, env, token, bare))
+    return {
+        kind: (median(w for w, _ in values), median(c for _, c in values))
+        for kind, values in times.items()
+    }
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aicd.settings")
+    import django
+
+    django.setup()
+    probe(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "")

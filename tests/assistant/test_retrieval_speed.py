@@ -1,0 +1,159 @@
+"""The retrieval speed-ups change nothing: same expansions, same matched terms, same rankings.
+
+Each optimised path is compared with the straightforward version it replaced (written out here)
+on questions built from every row, heading and glossary synonym of the sample package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from assistant import retrieval
+from assistant.retrieval import PHRASE_PREFIX, Expansion, Index, row_tokens, stems
+
+
+def reference_expand(e: Expansion, seq: Sequence[str]) -> list[str]:
+    extra: list[str] = []
+    stop = retrieval._STEMMED_STOPWORDS()
+    for alt, canonical in e.synonyms.items():
+        n = len(alt)
+        for i in range(len(seq) - n + 1):
+            if tuple(seq[i : i + n]) == alt:
+                extra.extend(s for s in canonical if s not in stop)
+                if len(canonical) > 1:
+                    extra.append(PHRASE_PREFIX + "_".join(canonical))
+                break
+    return extra
+
+
+def reference_expansions_by_word(e: Expansion, seq: Sequence[str]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for alt, canonical in e.synonyms.items():
+        n = len(alt)
+        for i in range(len(seq) - n + 1):
+            if tuple(seq[i : i + n]) == alt:
+                tokens = set(canonical)
+                if len(canonical) > 1:
+                    tokens.add(PHRASE_PREFIX + "_".join(canonical))
+                for word in alt:
+                    out.setdefault(word, set()).update(tokens)
+    return out
+
+
+@pytest.fixture(scope="module")
+def questions(built_sample_pack) -> list[str]:
+    pack = built_sample_pack
+    out = []
+    for row in pack.rows:
+        out += [row.heading, f"{row.title} {row.heading}", " ".join(row.text.split()[:12])]
+    for alt, canonical in pack.index.expansion.synonyms.items():
+        out += [f"what about {' '.join(alt)} here", f"{' '.join(canonical)} and {' '.join(alt)}"]
+    return out
+
+
+def test_synonym_expansion_matches_the_full_scan(built_sample_pack, questions):
+    e = built_sample_pack.index.expansion
+    assert len(e.synonyms) > 50
+    for q in questions:
+        seq = stems(q)
+        assert e.expand(seq) == reference_expand(e, seq)
+        got = e.expansions_by_word(seq)
+        want = reference_expansions_by_word(e, seq)
+        assert list(got) == list(want) and got == want
+
+
+def test_search_results_match_pooled_scoring_row_analysis_and_the_plain_typo_loop(
+    built_sample_pack, questions, monkeypatch
+):
+    index = built_sample_pack.index
+    fast = [index.search(q, k=8) for q in questions]
+
+    bm25 = index._bm25
+    real_retrieve = bm25.retrieve
+
+    def pooled_retrieve(*args, **kwargs):
+        return real_retrieve(*args, **{**kwargs, "n_threads": 1})
+
+    monkeypatch.setattr(bm25, "retrieve", pooled_retrieve)
+    def analysed(doc_ids, terms):
+        rows_terms = [set(row_tokens(index.rows[d], index.expansion)) for d in doc_ids]
+        return [[t for t in terms if t in row_terms] for row_terms in rows_terms]
+
+    def reference_correct(stem):
+        if len(stem) < retrieval.MIN_TYPO_LENGTH or stem in index.doc_freq or not stem.isalpha():
+            return stem
+        best, best_df = stem, 0
+        for candidate in retrieval._edits1(stem):
+            df = index.doc_freq.get(candidate, 0)
+            if df > best_df:
+                best, best_df = candidate, df
+        return best
+
+    monkeypatch.setattr(index, "_terms_in_rows", analysed)
+    monkeypatch.setattr(index, "correct", reference_correct)
+    slow = [index.search(q, k=8) for q in questions]
+    assert sum(1 for r in fast if r.hits) > len(questions) // 2
+    assert fast == slow
+
+
+def _postings_terms_match_row_tokens(index: Index) -> None:
+    vocabulary = [t for t in index._bm25.vocab_dict if t]
+    by_row: dict[int, set[str]] = {}
+    indptr, indices = index._postings()
+    for term in vocabulary:
+        token_id = index._bm25.vocab_dict[term]
+        for doc_id in indices[indptr[token_id] : indptr[token_id + 1]]:
+            by_row.setdefault(int(doc_id), set()).add(term)
+    for doc_id, row in enumerate(index.rows):
+        expected = set(row_tokens(row, index.expansion))
+        assert by_row.get(doc_id, set()) == expected
+        probe = sorted(expected)[:5] + ["not-a-token", "zzz"]
+        assert set(index._terms_in_rows([doc_id], probe)[0]) == set(expected) & set(probe)
+
+
+def test_postings_hold_exactly_each_rows_tokens_in_the_sample_package(built_sample_pack):
+    _postings_terms_match_row_tokens(built_sample_pack.index)
+
+
+def test_postings_hold_exactly_each_rows_tokens_in_a_synthetic_package():
+    from bench import synthetic
+
+    rows = synthetic.rows(400)
+    _postings_terms_match_row_tokens(Index.build(rows, Expansion.from_glossary(synthetic.glossary())))
+
+
+def test_unsorted_postings_are_detected_and_the_row_is_analysed_instead():
+    from bench import synthetic
+
+    index = Index.build(synthetic.rows(200), Expansion.from_glossary(synthetic.glossary()))
+    assert index._postings() is not None
+    scores = index._bm25.scores
+    indptr = scores["indptr"]
+    token_id = next(t for t in range(len(indptr) - 1) if indptr[t + 1] - indptr[t] >= 2)
+    first = int(indptr[token_id])
+    indices = scores["indices"].copy()
+    indices[first], indices[first + 1] = indices[first + 1], indices[first]
+    index._bm25.scores = {**scores, "indices": indices}
+    del index.__dict__["_postings_checked"]
+    assert index._postings() is None
+    row = index.rows[7]
+    terms = sorted(set(row_tokens(row, index.expansion)))[:4] + ["absent-term"]
+    assert index._terms_in_rows([7, 7], terms) == [terms[:4], terms[:4]]
+
+
+def test_typo_correction_picks_what_the_plain_loop_picks(built_sample_pack):
+    index = built_sample_pack.index
+    words = [w for w in index.doc_freq if len(w) >= retrieval.MIN_TYPO_LENGTH and w.isalpha()][:150]
+    typos = [w[:2] + w[3:] for w in words] + [w[:-1] + "q" for w in words] + ["zzzzzz", "stagee"]
+    for typo in typos:
+        if len(typo) < retrieval.MIN_TYPO_LENGTH or typo in index.doc_freq:
+            assert index.correct(typo) == typo
+            continue
+        best, best_df = typo, 0
+        for candidate in retrieval._edits1(typo):
+            df = index.doc_freq.get(candidate, 0)
+            if df > best_df:
+                best, best_df = candidate, df
+        assert index.correct(typo) == best
