@@ -146,12 +146,16 @@ def has_domain_vocabulary(question: str, correct: Callable[[str], str] | None = 
 def decide(
     question: str, search: SearchResult, correct: Callable[[str], str] | None = None
 ) -> PolicyDecision:
-    """Refuse deterministically, or allow an answer: runs before any adapter or provider call."""
-    pattern = screen_intent(question)
-    if pattern is None and not has_domain_vocabulary(question, correct):
+    """The refusals that need retrieval: general chat and missing package support.
+
+    Runs after :func:`screen_intent` (the pipeline calls that first, before retrieval) and before
+    any adapter or provider call.
+    """
+    pattern: Pattern | None = None
+    if not has_domain_vocabulary(question, correct):
         # Nothing in the question touches the package's subject area: general chat, even when
         # a few ordinary words happen to match some row.
         pattern = Pattern.UNSUPPORTED_GENERAL_CHAT
-    if pattern is None and not search.supported:
+    elif not search.supported:
         pattern = Pattern.NO_PACKAGE_SUPPORT
     return PolicyDecision(refusal=notice(pattern) if pattern else None)
