@@ -21,9 +21,9 @@ run: $(STAMP)
 	$(BIN)/python manage.py ensure_demo_user
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-## test: install and run the whole suite
+## test: install and run the whole suite (with Chromium and a throwaway Redis, installed if missing)
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	bash scripts/with-test-services $(BIN)/python -m pytest
 
 ## serve: migrate, build the context pack, collect static files, then gunicorn with WORKERS
 ## workers (default 2; more than one needs AICD_REDIS_URL) on AICD_BIND (default 127.0.0.1:8000)

@@ -18,12 +18,12 @@ CHAT_RATE_PER_MIN = 40
 
 @pytest.fixture(scope="session")
 def redis_url() -> str:
-    """AICD_TEST_REDIS_URL (set by .ci/run); a skip with the reason when unset locally."""
+    """AICD_TEST_REDIS_URL (set by make test); a skip with the reason when unset."""
     url = os.environ.get("AICD_TEST_REDIS_URL", "")
     if not url:
         reason = (
-            "AICD_TEST_REDIS_URL is unset: these tests need a redis-server; .ci/run starts one "
-            "(apt-get install redis-server, then run .ci/run or export the URL)"
+            "AICD_TEST_REDIS_URL is unset: these tests need a redis-server; make test starts one "
+            "(apt-get install redis-server, then run make test or export the URL)"
         )
         if os.environ.get("AICD_REQUIRE_REDIS_TESTS") == "1":
             pytest.fail(reason)

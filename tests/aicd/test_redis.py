@@ -37,7 +37,7 @@ def _free_port() -> int:
 def redis_url(tmp_path_factory) -> Iterator[str]:
     binary = shutil.which("redis-server")
     if binary is None:
-        pytest.fail("redis-server is not installed: apt-get install -y redis-server (.ci/run does it)")
+        pytest.fail("redis-server is not installed: apt-get install -y redis-server (make test does it)")
     port = _free_port()
     workdir = tmp_path_factory.mktemp("redis")
     proc = subprocess.Popen(

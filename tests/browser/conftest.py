@@ -25,7 +25,7 @@ def browser() -> Iterator[Browser]:
     if not Path(CHROMIUM).exists():
         pytest.fail(
             f"Chromium is not at {CHROMIUM}: install Debian's package (apt-get install -y chromium) "
-            "or set AICD_CHROMIUM; .ci/run installs it when missing."
+            "or set AICD_CHROMIUM; make test installs it when missing."
         )
     with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
