@@ -151,8 +151,10 @@ def test_typo_correction_picks_what_the_plain_loop_picks(built_sample_pack):
         if len(typo) < retrieval.MIN_TYPO_LENGTH or typo in index.doc_freq:
             assert index.correct(typo) == typo
             continue
+        # The plain loop over the candidates in alphabetical order: the most frequent wins, and
+        # among equals the alphabetically first (deterministic whatever the hash seed).
         best, best_df = typo, 0
-        for candidate in retrieval._edits1(typo):
+        for candidate in sorted(retrieval._edits1(typo)):
             df = index.doc_freq.get(candidate, 0)
             if df > best_df:
                 best, best_df = candidate, df
