@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+APP_PACKAGES := aicd accounts assistant registry_review uploads
 
 .PHONY: run test install lint typecheck eval bench check-package serve clean
 
@@ -25,13 +26,15 @@ run: $(STAMP)
 test: $(STAMP)
 	bash scripts/with-test-services $(BIN)/python -m pytest
 
-## serve: migrate, build the context pack, collect static files, then gunicorn with WORKERS
-## workers (default 2; more than one needs AICD_REDIS_URL) on AICD_BIND (default 127.0.0.1:8000)
+## serve: migrate, build the context pack, collect static files, compile the bytecode, then
+## gunicorn with WORKERS workers (default 2; more than one needs AICD_REDIS_URL) on AICD_BIND
+## (default 127.0.0.1:8000)
 WORKERS ?= $(or $(AICD_WORKERS),2)
 serve: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py build_context_pack
 	$(BIN)/python manage.py collectstatic --noinput
+	$(BIN)/python -m compileall -q $(APP_PACKAGES)
 	AICD_WORKERS=$(WORKERS) $(BIN)/gunicorn -c gunicorn.conf.py
 
 ## bench: speed as ratios against baselines measured in the same run; writes docs/performance.md

@@ -7,11 +7,11 @@ from typing import Any
 from django.contrib.auth.decorators import login_not_required
 from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from aicd.openapi import documented
 from aicd.throttling import SharedScopedRateThrottle
 from assistant import services
 from assistant.api_schema import CHAT_REQUEST_EXAMPLES, CHAT_RESPONSES
@@ -27,7 +27,7 @@ class SourceGroundedChatView(APIView):
     throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "chat"
 
-    @extend_schema(
+    @documented(
         request=ChatInputSerializer, responses=CHAT_RESPONSES, examples=CHAT_REQUEST_EXAMPLES
     )
     def post(self, request: Request) -> Response:
@@ -50,6 +50,6 @@ class HealthView(APIView):
     It touches nothing but authentication, so it reveals nothing and costs what DRF costs.
     """
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
+    @documented(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
         return Response({"status": "ok"})

@@ -199,10 +199,13 @@ target is there to be read beside the others.
   that process. The app answers `GET /api/health` for a token (settings, apps, middleware,
   URLconf with every view and service module, DRF, one token query). The baseline is a project
   fresh from `django-admin startproject` (DEBUG off) with one view; a second baseline adds
-  `rest_framework` to that project and serves the view as a DRF `APIView`. No index is built or loaded
+  `rest_framework` to that project and serves the view as a DRF `APIView`. Both projects are
+  byte-compiled ahead (`python -m compileall`, as `make serve` does), so neither compiles
+  source at start even where `PYTHONDONTWRITEBYTECODE` is set. No index is built or loaded
   at start-up: the context pack and its index are built artifacts (`manage.py
-  build_context_pack`), loaded on first use; "first answer" adds that first use. The probe's
-  CPU time (user + system) is shown too: it moves less than wall time on a shared machine.
+  build_context_pack`), loaded on first use; "first answer" adds that first use (the pack, the
+  tokenizer and the intent rules, which compile on first screening). The probe's CPU time
+  (user + system) is shown too: it moves less than wall time on a shared machine.
 - **extraction**: the generated 75-page text PDF and ~5 MB DOCX (`bench/documents.py`) uploaded
   through `POST /api/session-sources` (multipart) until its 201 record, against `pdftotext` on
   the same PDF (a separate process) and python-docx reading the DOCX's paragraphs in process.

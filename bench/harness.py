@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.servers import Gunicorn, app_env, create_users, free_port, manage
+from tests.servers import REPO, Gunicorn, app_env, create_users, free_port, manage
 
 BENCH_USER = "bench"
 BENCH_PASSWORD = "bench-only-password-on-loopback"  # noqa: S105 - a throwaway loopback account
@@ -90,6 +91,19 @@ print(" ".join(t.key for t in tokens))
 """
 
 
+APP_PACKAGES = ("aicd", "accounts", "assistant", "registry_review", "uploads", "bench")
+
+
+def compile_bytecode(root: Path, packages: tuple[str, ...]) -> None:
+    """Compile bytecode ahead, as ``make serve`` does: a deployment's modules are built artifacts.
+
+    Where PYTHONDONTWRITEBYTECODE is set (as on the CI machines), Python never caches the
+    compiled modules itself, so without this every process would compile the app's source again.
+    """
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *packages], cwd=root, check=True,
+                   capture_output=True)
+
+
 @contextmanager
 def app_server(redis_url: str, *, workers: int = 2) -> Iterator[App]:
     """Migrate a fresh SQLite DB, build the sample context pack, serve it with gunicorn."""
@@ -106,6 +120,7 @@ def app_server(redis_url: str, *, workers: int = 2) -> Iterator[App]:
         manage(env, "migrate", "--noinput")
         manage(env, "build_context_pack")
         manage(env, "collectstatic", "--noinput")
+        compile_bytecode(REPO, APP_PACKAGES)
         create_users(env, {BENCH_USER: BENCH_PASSWORD})
         tokens = tuple(manage(env, "shell", "--no-imports", "-c", _TOKEN_USERS_SCRIPT).split())
         server = Gunicorn(env=env, port=free_port(), log_path=workdir / "gunicorn.log").start()

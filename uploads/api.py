@@ -8,13 +8,13 @@ from typing import Any
 from django.contrib.auth.decorators import login_not_required
 from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from aicd.openapi import documented
 from aicd.throttling import SharedScopedRateThrottle
 from assistant.api_errors import ApplicationError
 from assistant.api_schema import error_responses
@@ -52,7 +52,7 @@ class SessionSourcesView(APIView):
     throttle_scope = "uploads"
     parser_classes = [PasteJSONParser, MultiPartParser]
 
-    @extend_schema(
+    @documented(
         responses={200: OpenApiTypes.OBJECT, **error_responses(401, 403, 429)},
         operation_id="session_sources_list",
     )
@@ -71,7 +71,7 @@ class SessionSourcesView(APIView):
             }
         )
 
-    @extend_schema(
+    @documented(
         request={"multipart/form-data": FileInputSerializer, "application/json": PasteInputSerializer},
         responses={201: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415, 429)},
         operation_id="session_sources_create",
@@ -98,7 +98,7 @@ class SessionSourcesView(APIView):
             )
         return Response(record.to_dict(), status=status.HTTP_201_CREATED)
 
-    @extend_schema(
+    @documented(
         responses={204: None, **error_responses(401, 403, 429)}, operation_id="session_sources_clear"
     )
     def delete(self, request: Request) -> Response:
@@ -113,7 +113,7 @@ class SessionSourceDetailView(APIView):
     throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "uploads"
 
-    @extend_schema(
+    @documented(
         responses={204: None, **error_responses(401, 403, 404, 429)},
         operation_id="session_sources_remove",
     )
