@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import lru_cache
 
 from assistant import lanes
 from assistant.current.base import CurrentRef
@@ -27,6 +28,15 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     return cut.rstrip(",;:") + "…"
 
 
+@lru_cache(maxsize=4096)
+def _package_excerpt(text: str) -> str:
+    """``excerpt`` of approved package text, remembered: it is the same for every reviewer.
+
+    Only package rows come through here; uploaded and current/public text is never kept.
+    """
+    return excerpt(text)
+
+
 def package_ref(citation_id: str, row: PackageRow) -> SourceRef:
     return SourceRef(
         citation_id=citation_id,
@@ -42,7 +52,7 @@ def package_citation(citation_id: str, row: PackageRow) -> Citation:
         id=citation_id,
         citation_class=lanes.PACKAGE_CITATION,
         title=f"{row.title} — {row.heading}",
-        excerpt=excerpt(row.text),
+        excerpt=_package_excerpt(row.text),
         claim_boundary=row.claim_boundary,
         fields={
             "source_path": row.source_path,

@@ -89,7 +89,6 @@ def verify(text: str, request: ProviderRequest) -> GateResult:
     required = lanes.required_lanes(request.mode, with_uploads=with_uploads)
     allowed = lanes.allowed_order(request.mode, with_uploads=with_uploads)
     sent = {ref.citation_id: ref.citation_class for ref in request.all_refs()}
-    sent_text = _sent_text(request)
     sections, problems = parse(text)
     labels = [label for label, _ in sections]
 
@@ -116,7 +115,7 @@ def verify(text: str, request: ProviderRequest) -> GateResult:
                     f"lane '{label}' cites {cid}, a {sent[cid]}; it admits only {lanes.LANE_CLASS[label]}s"
                 )
         problems.extend(_lane_content_problems(label, body, ids, request))
-        problems.extend(_markup_problems(label, body, sent_text))
+        problems.extend(_markup_problems(label, body, request))
         unique = tuple(dict.fromkeys(ids))
         result.append(Lane(label=label, text=body, citation_ids=unique))
     if problems:
@@ -148,7 +147,7 @@ def _lane_content_problems(
     return []
 
 
-def _markup_problems(label: str, body: str, sent_text: str) -> list[str]:
+def _markup_problems(label: str, body: str, request: ProviderRequest) -> list[str]:
     """Links, HTML and unreadable markers are problems unless quoted verbatim from a source sent.
 
     The renderer would escape them anyway; the gate refuses them because a model that writes
@@ -161,8 +160,11 @@ def _markup_problems(label: str, body: str, sent_text: str) -> list[str]:
     )
     unmarked = MARKER_RE.sub(" ", body)
     problems = []
+    sent_text: str | None = None  # joined only when something needs looking up in it
     for pattern, problem in checks:
         for match in pattern.finditer(body if pattern is LINK_RE else unmarked):
+            if sent_text is None:
+                sent_text = _sent_text(request)
             if match.group(0).rstrip(".,;:") not in sent_text:
                 problems.append(problem)
                 break

@@ -334,17 +334,7 @@ class Index:
         known = [t for t in terms if t in self._bm25.vocab_dict]
         if not known or not self.rows:
             return SearchResult((), tuple(terms), False, 0.0, 0.0)
-        depth = min(len(self.rows), max(k * 3, 20))
-        # n_threads=0 scores in this thread; any other value starts a thread pool per query.
-        docs, scores = self._bm25.retrieve([known], k=depth, show_progress=False, n_threads=0)
-        ranked = sorted(
-            (
-                (float(score) * TOPIC_WEIGHTS.get(self.rows[int(doc_id)].topic, 1.0), int(doc_id))
-                for doc_id, score in zip(docs[0], scores[0], strict=True)
-                if score > 0
-            ),
-            key=lambda pair: (-pair[0], pair[1]),
-        )[:k]
+        ranked = self._rank(known, k)
         if not ranked:
             return SearchResult((), tuple(terms), False, 0.0, 0.0)
         # Only the leading rows decide support; the others need no term analysis.
@@ -354,9 +344,10 @@ class Index:
             matched = tuple(sorted(leading[rank])) if rank < SUPPORT_DEPTH else ()
             hits.append(Hit(row=self.rows[doc_id], score=score, matched_terms=matched))
         top = hits[0]
-        coverage, matched_weight = self._coverage(seq, set(top.matched_terms), threshold)
+        words = self._question_words(seq)
+        coverage, matched_weight = self._coverage(words, set(top.matched_terms), threshold)
         union = {t for h in hits[:SUPPORT_DEPTH] for t in h.matched_terms}
-        coverage_top, _ = self._coverage(seq, union, threshold)
+        coverage_top, _ = self._coverage(words, union, threshold)
         supported = (
             top.score >= threshold.min_score
             and matched_weight >= threshold.min_matched_weight
@@ -364,59 +355,82 @@ class Index:
         )
         return SearchResult(tuple(hits), tuple(terms), supported, top.score, coverage, coverage_top)
 
+    def _rank(self, known: list[str], k: int) -> list[tuple[float, int]]:
+        """The top ``k`` (topic-weighted score, row) pairs, best first, ties by row order.
+
+        BM25 picks the ``depth`` best rows (bm25s's own selection: one ``argpartition``); the
+        topic weights then reorder those. Scores and row ids leave numpy as Python lists in one
+        call each, which is most of the cost for a small package.
+        """
+        import numpy as np
+
+        scores = self._bm25.get_scores(known)
+        depth = min(len(self.rows), max(k * 3, 20))
+        best = np.argpartition(scores, -depth)[-depth:]
+        weights = self._topic_weights()
+        ranked = [
+            (score * weights[doc_id], doc_id)
+            for score, doc_id in zip(scores[best].tolist(), best.tolist(), strict=True)
+            if score > 0
+        ]
+        ranked.sort(key=lambda pair: (-pair[0], pair[1]))
+        return ranked[:k]
+
+    def _topic_weights(self) -> list[float]:
+        cached: list[float] | None = self.__dict__.get("_weights")
+        if cached is None:
+            cached = [TOPIC_WEIGHTS.get(row.topic, 1.0) for row in self.rows]
+            self.__dict__["_weights"] = cached
+        return cached
+
     def _terms_in_rows(self, doc_ids: list[int], terms: Iterable[str]) -> list[list[str]]:
         """For each row, those of ``terms`` that are among its index tokens (``row_tokens``).
 
-        Read from the index's postings, which hold exactly the rows each token occurs in,
-        instead of analysing the rows' text again; the same answer, without the analysis.
+        Read from the index's postings (the rows each token occurs in) instead of analysing the
+        rows' text again: every posting of every term is gathered into one array and compared
+        with the wanted rows at once, a fixed handful of numpy calls however many terms there are.
         """
-        postings = self._postings()
-        if postings is None:
-            analysed = [set(row_tokens(self.rows[d], self.expansion)) for d in doc_ids]
-            return [[t for t in terms if t in row_terms] for row_terms in analysed]
         import numpy as np
 
         vocab = self._bm25.vocab_dict
-        indptr, indices = postings
-        wanted = np.asarray(doc_ids, dtype=indices.dtype)
+        scores = self._bm25.scores
+        indptr, indices = scores["indptr"], scores["indices"]
         found: list[list[str]] = [[] for _ in doc_ids]
-        for term in terms:
-            token_id = vocab.get(term)
-            if token_id is None or not term:
-                continue
-            rows_with_term = indices[int(indptr[token_id]) : int(indptr[token_id + 1])]
-            if not len(rows_with_term):
-                continue
-            at = np.minimum(np.searchsorted(rows_with_term, wanted), len(rows_with_term) - 1)
-            for i in np.flatnonzero(rows_with_term[at] == wanted):
-                found[int(i)].append(term)
+        present = [t for t in terms if t and t in vocab]
+        if not present or not doc_ids:
+            return found
+        token_ids = np.fromiter((vocab[t] for t in present), dtype=np.int64, count=len(present))
+        starts = indptr[token_ids].astype(np.int64)
+        lengths = indptr[token_ids + 1].astype(np.int64) - starts
+        total = int(lengths.sum())
+        if total == 0:
+            return found
+        # Position of every posting in ``indices``: each term's start, then start+1, ...
+        first = np.cumsum(lengths) - lengths
+        positions = np.repeat(starts - first, lengths) + np.arange(total)
+        owner = np.repeat(np.arange(len(present)), lengths)
+        at, which = np.nonzero(indices[positions][:, None] == np.asarray(doc_ids)[None, :])
+        for term_index, row_index in zip(owner[at].tolist(), which.tolist(), strict=True):
+            found[row_index].append(present[term_index])
         return found
 
-    def _postings(self) -> tuple[Any, Any] | None:
-        """The index's (indptr, indices) when every token's row list is sorted, else None."""
-        cached = self.__dict__.get("_postings_checked")
-        if cached is None:
-            import numpy as np
-
-            scores = self._bm25.scores
-            indptr, indices = scores["indptr"], scores["indices"]
-            steps = np.diff(indices.astype(np.int64))
-            column_starts = indptr[1:-1][(indptr[1:-1] > 0) & (indptr[1:-1] < len(indices))] - 1
-            steps[column_starts] = 1  # a new token's list may start anywhere
-            cached = (indptr, indices) if bool(np.all(steps > 0)) else False
-            self.__dict__["_postings_checked"] = cached
-        return cached if isinstance(cached, tuple) else None
+    def _question_words(self, seq: Sequence[str]) -> tuple[list[str], dict[str, set[str]]]:
+        """The question's distinct content stems, and the glossary terms each expands to."""
+        base = list(dict.fromkeys(s for s in seq if s not in _STEMMED_STOPWORDS()))
+        return base, self.expansion.expansions_by_word(seq)
 
     def _coverage(
-        self, seq: Sequence[str], matched_set: set[str], threshold: SupportThreshold
+        self,
+        words: tuple[list[str], dict[str, set[str]]],
+        matched_set: set[str],
+        threshold: SupportThreshold,
     ) -> tuple[float, float]:
         """IDF-weighted share of the question's own words (not expansions) that rows match.
 
         A word counts as matched when the rows have it, or when they have the canonical glossary
         term that the word (or the phrase it is part of) expands to.
         """
-        base = list(dict.fromkeys(s for s in seq if s not in _STEMMED_STOPWORDS()))
-        expansions = self.expansion.expansions_by_word(seq)
+        base, expansions = words
         total = matched = 0.0
         for word in base:
             weight = self.idf(word)

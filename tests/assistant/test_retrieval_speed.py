@@ -64,19 +64,28 @@ def test_synonym_expansion_matches_the_full_scan(built_sample_pack, questions):
         assert list(got) == list(want) and got == want
 
 
-def test_search_results_match_pooled_scoring_row_analysis_and_the_plain_typo_loop(
+def test_search_results_match_bm25s_retrieve_row_analysis_and_the_plain_typo_loop(
     built_sample_pack, questions, monkeypatch
 ):
     index = built_sample_pack.index
     fast = [index.search(q, k=8) for q in questions]
 
-    bm25 = index._bm25
-    real_retrieve = bm25.retrieve
+    def retrieved(known, k):
+        # bm25s's own retrieve (in a thread pool, as it runs by default), then the topic weights.
+        depth = min(len(index.rows), max(k * 3, 20))
+        docs, scores = index._bm25.retrieve([known], k=depth, show_progress=False, n_threads=1)
+        ranked = sorted(
+            (
+                (float(s) * retrieval.TOPIC_WEIGHTS.get(index.rows[int(d)].topic, 1.0), int(d))
+                for d, s in zip(docs[0], scores[0], strict=True)
+                if s > 0
+            ),
+            key=lambda pair: (-pair[0], pair[1]),
+        )
+        return ranked[:k]
 
-    def pooled_retrieve(*args, **kwargs):
-        return real_retrieve(*args, **{**kwargs, "n_threads": 1})
+    monkeypatch.setattr(index, "_rank", retrieved)
 
-    monkeypatch.setattr(bm25, "retrieve", pooled_retrieve)
     def analysed(doc_ids, terms):
         rows_terms = [set(row_tokens(index.rows[d], index.expansion)) for d in doc_ids]
         return [[t for t in terms if t in row_terms] for row_terms in rows_terms]
@@ -101,7 +110,7 @@ def test_search_results_match_pooled_scoring_row_analysis_and_the_plain_typo_loo
 def _postings_terms_match_row_tokens(index: Index) -> None:
     vocabulary = [t for t in index._bm25.vocab_dict if t]
     by_row: dict[int, set[str]] = {}
-    indptr, indices = index._postings()
+    indptr, indices = index._bm25.scores["indptr"], index._bm25.scores["indices"]
     for term in vocabulary:
         token_id = index._bm25.vocab_dict[term]
         for doc_id in indices[indptr[token_id] : indptr[token_id + 1]]:
@@ -124,23 +133,23 @@ def test_postings_hold_exactly_each_rows_tokens_in_a_synthetic_package():
     _postings_terms_match_row_tokens(Index.build(rows, Expansion.from_glossary(synthetic.glossary())))
 
 
-def test_unsorted_postings_are_detected_and_the_row_is_analysed_instead():
+def test_matched_terms_do_not_depend_on_the_order_of_a_tokens_rows():
     from bench import synthetic
 
     index = Index.build(synthetic.rows(200), Expansion.from_glossary(synthetic.glossary()))
-    assert index._postings() is not None
-    scores = index._bm25.scores
-    indptr = scores["indptr"]
-    token_id = next(t for t in range(len(indptr) - 1) if indptr[t + 1] - indptr[t] >= 2)
-    first = int(indptr[token_id])
-    indices = scores["indices"].copy()
-    indices[first], indices[first + 1] = indices[first + 1], indices[first]
-    index._bm25.scores = {**scores, "indices": indices}
-    del index.__dict__["_postings_checked"]
-    assert index._postings() is None
     row = index.rows[7]
     terms = sorted(set(row_tokens(row, index.expansion)))[:4] + ["absent-term"]
-    assert index._terms_in_rows([7, 7], terms) == [terms[:4], terms[:4]]
+    assert index._terms_in_rows([7, 3, 7], terms)[0] == terms[:4]
+    scores = index._bm25.scores
+    indptr, indices = scores["indptr"], scores["indices"].copy()
+    for term in terms[:4]:  # reverse each term's row list
+        token_id = index._bm25.vocab_dict[term]
+        a, b = int(indptr[token_id]), int(indptr[token_id + 1])
+        indices[a:b] = indices[a:b][::-1].copy()
+    index._bm25.scores = {**scores, "indices": indices}
+    got = index._terms_in_rows([7, 3, 7], terms)
+    assert got[0] == got[2] == terms[:4]
+    assert set(got[1]) == set(row_tokens(index.rows[3], index.expansion)) & set(terms)
 
 
 def test_typo_correction_picks_what_the_plain_loop_picks(built_sample_pack):
