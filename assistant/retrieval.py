@@ -386,33 +386,45 @@ class Index:
     def _terms_in_rows(self, doc_ids: list[int], terms: Iterable[str]) -> list[list[str]]:
         """For each row, those of ``terms`` that are among its index tokens (``row_tokens``).
 
-        Read from the index's postings (the rows each token occurs in) instead of analysing the
-        rows' text again: every posting of every term is gathered into one array and compared
-        with the wanted rows at once, a fixed handful of numpy calls however many terms there are.
+        Read from the index's postings, which hold exactly the rows each token occurs in,
+        instead of analysing the rows' text again; the same answer, without the analysis.
         """
+        postings = self._postings()
+        if postings is None:
+            analysed = [set(row_tokens(self.rows[d], self.expansion)) for d in doc_ids]
+            return [[t for t in terms if t in row_terms] for row_terms in analysed]
         import numpy as np
 
         vocab = self._bm25.vocab_dict
-        scores = self._bm25.scores
-        indptr, indices = scores["indptr"], scores["indices"]
+        indptr, indices = postings
+        wanted = np.asarray(doc_ids, dtype=indices.dtype)
         found: list[list[str]] = [[] for _ in doc_ids]
-        present = [t for t in terms if t and t in vocab]
-        if not present or not doc_ids:
-            return found
-        token_ids = np.fromiter((vocab[t] for t in present), dtype=np.int64, count=len(present))
-        starts = indptr[token_ids].astype(np.int64)
-        lengths = indptr[token_ids + 1].astype(np.int64) - starts
-        total = int(lengths.sum())
-        if total == 0:
-            return found
-        # Position of every posting in ``indices``: each term's start, then start+1, ...
-        first = np.cumsum(lengths) - lengths
-        positions = np.repeat(starts - first, lengths) + np.arange(total)
-        owner = np.repeat(np.arange(len(present)), lengths)
-        at, which = np.nonzero(indices[positions][:, None] == np.asarray(doc_ids)[None, :])
-        for term_index, row_index in zip(owner[at].tolist(), which.tolist(), strict=True):
-            found[row_index].append(present[term_index])
+        for term in terms:
+            token_id = vocab.get(term)
+            if token_id is None or not term:
+                continue
+            rows_with_term = indices[int(indptr[token_id]) : int(indptr[token_id + 1])]
+            if not len(rows_with_term):
+                continue
+            at = np.minimum(np.searchsorted(rows_with_term, wanted), len(rows_with_term) - 1)
+            for i in np.flatnonzero(rows_with_term[at] == wanted):
+                found[int(i)].append(term)
         return found
+
+    def _postings(self) -> tuple[Any, Any] | None:
+        """The index's (indptr, indices) when every token's row list is sorted, else None."""
+        cached = self.__dict__.get("_postings_checked")
+        if cached is None:
+            import numpy as np
+
+            scores = self._bm25.scores
+            indptr, indices = scores["indptr"], scores["indices"]
+            steps = np.diff(indices.astype(np.int64))
+            column_starts = indptr[1:-1][(indptr[1:-1] > 0) & (indptr[1:-1] < len(indices))] - 1
+            steps[column_starts] = 1  # a new token's list may start anywhere
+            cached = (indptr, indices) if bool(np.all(steps > 0)) else False
+            self.__dict__["_postings_checked"] = cached
+        return cached if isinstance(cached, tuple) else None
 
     def _question_words(self, seq: Sequence[str]) -> tuple[list[str], dict[str, set[str]]]:
         """The question's distinct content stems, and the glossary terms each expands to."""

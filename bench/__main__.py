@@ -85,6 +85,13 @@ def _startup(report: Report, app: harness.App, plan: dict[str, object]) -> None:
                    f"bare Django + DRF {ms(drf_wall)}", times(app_wall / drf_wall)))
     report.add(Row("start-up", "fresh process to first answer (pack and tokenizer loaded), wall",
                    ms(first_wall), f"bare Django {ms(bare_wall)}", times(first_wall / bare_wall)))
+    if ratio >= 1.5:
+        report.notes.append(
+            f"Start-up is {ratio:.2f}x bare Django. Of that, adding Django REST framework to the bare "
+            f"project (one APIView) already makes it {drf_wall / bare_wall:.2f}x: importing DRF "
+            "imports the optional libraries it finds installed (requests, PyYAML, Pygments and "
+            f"others). The app takes {app_wall / drf_wall:.2f}x that bare Django + DRF project."
+        )
 
 
 def _http(report: Report, app: harness.App, plan: dict[str, object]) -> None:
