@@ -38,13 +38,15 @@ serve: $(STAMP)
 	AICD_WORKERS=$(WORKERS) $(BIN)/gunicorn -c gunicorn.conf.py
 
 ## bench: speed as ratios against baselines measured in the same run; writes docs/performance.md
-## (several minutes; needs redis-server, wrk and pdftotext: Debian redis-server wrk poppler-utils)
+## (about ten minutes; installs Debian's redis-server, redis-tools, wrk and poppler-utils if missing)
 BENCH_STAMP := $(VENV)/.bench-installed
 $(BENCH_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	@touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)
+	bash scripts/install-missing redis-server=redis-server redis-cli=redis-tools wrk=wrk \
+		pdftotext=poppler-utils
 	$(BIN)/python -m bench
 
 lint: $(STAMP)
