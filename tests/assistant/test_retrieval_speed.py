@@ -108,6 +108,9 @@ def test_search_results_match_bm25s_retrieve_row_analysis_and_the_plain_typo_loo
 
 
 def _postings_terms_match_row_tokens(index: Index) -> None:
+    assert index._row_token_sets() is not None  # a small package: row sets, checked below too
+    row_sets = index._row_token_sets()
+    index.__dict__["_row_sets"] = False  # the postings path, as for a large package
     vocabulary = [t for t in index._bm25.vocab_dict if t]
     by_row: dict[int, set[str]] = {}
     indptr, indices = index._postings()
@@ -120,6 +123,7 @@ def _postings_terms_match_row_tokens(index: Index) -> None:
         assert by_row.get(doc_id, set()) == expected
         probe = sorted(expected)[:5] + ["not-a-token", "zzz"]
         assert set(index._terms_in_rows([doc_id], probe)[0]) == set(expected) & set(probe)
+        assert row_sets[doc_id] == expected
 
 
 def test_postings_hold_exactly_each_rows_tokens_in_the_sample_package(built_sample_pack):
@@ -137,6 +141,7 @@ def test_unsorted_postings_are_detected_and_the_row_is_analysed_instead():
     from bench import synthetic
 
     index = Index.build(synthetic.rows(200), Expansion.from_glossary(synthetic.glossary()))
+    index.__dict__["_row_sets"] = False  # the postings path, as for a large package
     assert index._postings() is not None
     scores = index._bm25.scores
     indptr = scores["indptr"]
@@ -168,3 +173,14 @@ def test_typo_correction_picks_what_the_plain_loop_picks(built_sample_pack):
             if df > best_df:
                 best, best_df = candidate, df
         assert index.correct(typo) == best
+
+
+def test_a_large_package_reads_postings_instead_of_holding_row_sets(monkeypatch):
+    from bench import synthetic
+
+    index = Index.build(synthetic.rows(60), Expansion.from_glossary(synthetic.glossary()))
+    monkeypatch.setattr(retrieval, "ROW_SETS_MAX_ROWS", 59)
+    assert index._row_token_sets() is None
+    row = index.rows[5]
+    terms = sorted(set(row_tokens(row, index.expansion)))[:3] + ["absent-term"]
+    assert index._terms_in_rows([5], terms) == [terms[:3]]
