@@ -33,6 +33,10 @@ class _Rule:
     __slots__ = ("_compiled", "_flags", "_required", "_requires", "_source")
 
     def __init__(self, source: str, flags: int = 0, *, requires: str | None = None) -> None:
+        # ``requires`` must be written into the rule itself (a part every match goes through),
+        # so that editing the rule cannot leave a stale precondition behind.
+        if requires is not None and requires not in source:
+            raise ValueError(f"a rule's required part is not in its pattern: {requires!r}")
         self._source, self._flags, self._requires = source, flags, requires
         self._compiled: re.Pattern[str] | None = None
         self._required: re.Pattern[str] | None = None
@@ -108,6 +112,7 @@ _POLICY_WORDS = r"polic(?:y|ies)|rules?|guidance|practices?|approach|process|han
 
 _THEIR_ACTIVITY_WORD = r"\b" + _any(_THEIR_ACTIVITY) + r"\b"
 _PERSONAL_WORD = r"\b" + _any(_PERSONAL) + r"\b"
+_SET_TO = r"\b(?:set to|value|values|starts? with|first (?:few )?(?:characters|chars|digits|letters))\b"
 _PASTE_IT = r"\b(?:paste|show|send|share|dump|print)\s+(?:it|them|that|those|everything|the works)\b"
 
 PRIVATE_DATA_RULES = (
@@ -123,7 +128,7 @@ PRIVATE_DATA_RULES = (
         + _any(_SECRET, _INTERNAL_DOC) + r"\b(?!\s+(?:" + _POLICY_WORDS + r")\b)",
         re.I,
     ),
-    _Rule(r"\b" + _any(_SECRET) + r"\b.{0,30}\b(?:set to|value|values|starts? with|first (?:few )?(?:characters|chars|digits|letters))\b", re.I, requires=r"\b(?:set to|value|values|starts? with|first (?:few )?(?:characters|chars|digits|letters))\b"),
+    _Rule(r"\b" + _any(_SECRET) + r"\b.{0,30}" + _SET_TO, re.I, requires=_SET_TO),
     _Rule(r"\bwhat did\b.{0,60}\b" + _any(_INTERNAL_DOC) + r"\b.{0,30}\b(?:say|said|decide|decided|conclude|contain)", re.I),
     # Someone else's activity: "what did other users ask", "questions the finance team asked"
     _Rule(
@@ -145,7 +150,7 @@ PRIVATE_DATA_RULES = (
     _Rule(
         _any(_SECRET, _INTERNAL_DOC) + r"\b.{0,100}" + _PASTE_IT, re.I, requires=_PASTE_IT
     ),
-    _Rule(r"\b(?:(?-i:[A-Z][a-z]+)(?:'s)?|(?:his|her|their))\s+" + _any(_PERSONAL) + r"\b", re.I, requires=_PERSONAL_WORD),
+    _Rule(r"\b(?:(?-i:[A-Z][a-z]+)(?:'s)?|(?:his|her|their))\s+" + _PERSONAL_WORD, re.I, requires=_PERSONAL_WORD),
     _Rule(r"\b(?:AICD_[A-Z_]+|DJANGO_SECRET_KEY|SECRET_KEY|DATABASE_URL)\b"),
 )
 
@@ -167,6 +172,8 @@ _APPROVAL_NOUN = (
     r"approval|sign-?off|go-?ahead|green ?light|permission|authori[sz]ation|certification|blessing|exception|waiver"
     r"|exemption|attestation|clearance|pass|letter of approval|ok|okay|thumbs[- ]up|nod"
 )
+_CONFIRM_VERB = r"(?:confirm|verify|declare|state|say|certify|attest|guarantee|assure (?:me|us)|promise)\b"
+_DO_THAT = r"(?:provide|give|grant|issue|write|send|do)\s+(?:that|it|this|one|us one)\b"
 APPROVAL_RULES = (
     # Addressed to the assistant: "can you approve", "we need you to sign off", "pls OK the contract"
     _Rule(r"(?:" + _YOU + r")\s+(?:please\s+|just\s+|pls\s+|quickly\s+)?(?:" + _APPROVE + r"|confirm|declare|certify|attest)\b", re.I),
@@ -177,9 +184,9 @@ APPROVAL_RULES = (
     _Rule(r"\b(?:give|grant|issue|provide|send|write)\s+(?:us|me|them|our \w+(?: \w+)?)?\s*(?:the\s+|an?\s+|your\s+)?(?:formal\s+|final\s+|written\s+|official\s+|regulatory\s+|security\s+|legal\s+|policy\s+)?(?:" + _APPROVAL_NOUN + r")\b", re.I),
     # "confirm our chatbot is GDPR compliant", "declare that our design has passed security review"
     _Rule(
-        r"(?:^|[,:;]\s*|\b(?:please|pls|just|can|could|will|would|you|to|and|so)\s+)(?:confirm|verify|declare|state|say|certify|attest|guarantee|assure (?:me|us)|promise)\b(?:\s+(?:to\s+(?:me|us)|for\s+us))?(?:\s+that)?"
+        r"(?:^|[,:;]\s*|\b(?:please|pls|just|can|could|will|would|you|to|and|so)\s+)" + _CONFIRM_VERB + r"(?:\s+(?:to\s+(?:me|us)|for\s+us))?(?:\s+that)?"
         r".{0,90}\b(?:is|are|am|'s|'re|be|been|was|were|as|will|would|does|do|has|have)?\s*(?:now\s+|fully\s+|officially\s+|still\s+)?(?:[\w-]+\s+){0,2}(?:" + _CONFIRMABLE + r")\b",
-        re.I, requires=r"\b(?:confirm|verify|declare|state|say|certify|attest|guarantee|assure (?:me|us)|promise)\b",
+        re.I, requires=_CONFIRM_VERB,
     ),
     _Rule(r"\b(?:mark|record|log|flag|register|list|stamp)\b.{0,60}\bas\s+(?:" + _APPROVED + r"|complete|done)\b", re.I),
     # Fabricating an approval statement: "add 'approved per playbook' to our proposal"
@@ -220,17 +227,22 @@ _UPLOAD_NOUNS = (
     r"|(?:my|this|our) (?:uploaded )?(?:files?|documents?|drafts?|pdfs?|docx|prds?|proposals?|paste)"
 )
 _UPLOAD_NOUN_WORD = r"\b(?:" + _UPLOAD_NOUNS + r")\b"
+_UPLOAD_MENTION = (
+    r"\b(?:upload(?:ed)?|session source|my (?:file|document|draft|pdf|docx|prd)"
+    r"|this (?:file|document|draft|pdf|upload)|pasted (?:text|source))"
+)
+_PROMOTE_VERB = r"\b(?:ingest|persist|promote|publish)\b"
 UPLOAD_BOUNDARY_RULES = (
     _Rule(
         r"\b(?:add|ingest|import|promote|store|save|persist|keep|index|load|merge|publish|commit|put|move|copy)\b"
-        r".{0,60}\b(?:upload(?:ed)?|session source|my (?:file|document|draft|pdf|docx|prd)|this (?:file|document|draft|pdf|upload)|pasted (?:text|source))"
-        r".{0,60}\b(?:package|corpus|context[- ]pack|registry|source set|database|vector|knowledge base|permanent(?:ly)?|durable|playbook|forever)\b",
-        re.I, requires=r"\b(?:upload(?:ed)?|session source|my (?:file|document|draft|pdf|docx|prd)|this (?:file|document|draft|pdf|upload)|pasted (?:text|source))",
+        r".{0,60}" + _UPLOAD_MENTION
+        + r".{0,60}\b(?:package|corpus|context[- ]pack|registry|source set|database|vector|knowledge base|permanent(?:ly)?|durable|playbook|forever)\b",
+        re.I, requires=_UPLOAD_MENTION,
     ),
     _Rule(r"\btreat\b.{0,60}\b(?:upload(?:ed)?|file|document|draft|pasted)\b.{0,40}\bas\b.{0,30}\b(?:approved|package|authority|authoritative|corpus|policy)\b", re.I),
     _Rule(r"\b(?:make|mark)\b.{0,40}\b(?:upload(?:ed)?|file|document|draft)\b.{0,30}\b(?:approved|authoritative|part of the (?:package|playbook|corpus))\b", re.I),
     # Ingesting, persisting, promoting or publishing an upload, with or without a destination.
-    _Rule(r"\b(?:ingest|persist|promote|publish)\b.{0,40}\b(?:" + _UPLOAD_NOUNS + r")\b", re.I, requires=r"\b(?:ingest|persist|promote|publish)\b"),
+    _Rule(_PROMOTE_VERB + r".{0,40}\b(?:" + _UPLOAD_NOUNS + r")\b", re.I, requires=_PROMOTE_VERB),
     # Keeping an upload beyond the session.
     _Rule(
         r"\b(?:keep|save|store|retain|remember)\b.{0,40}\b(?:" + _UPLOAD_NOUNS + r")\b.{0,40}"
@@ -290,8 +302,8 @@ JAILBREAK_RULES = (GENERAL_CHAT_RULES[3], GENERAL_CHAT_RULES[4], GENERAL_CHAT_RU
 
 # "we need regulatory sign-off stating X - can you provide that?"
 _APPROVAL_THEN_ASK = _Rule(
-    r"\b(?:" + _APPROVAL_NOUN + r")\b.{0,160}(?:" + _YOU + r")\s+(?:please\s+|just\s+)?(?:provide|give|grant|issue|write|send|do)\s+(?:that|it|this|one|us one)\b",
-    re.I, requires=r"(?:provide|give|grant|issue|write|send|do)\s+(?:that|it|this|one|us one)\b",
+    r"\b(?:" + _APPROVAL_NOUN + r")\b.{0,160}(?:" + _YOU + r")\s+(?:please\s+|just\s+)?" + _DO_THAT,
+    re.I, requires=_DO_THAT,
 )
 
 

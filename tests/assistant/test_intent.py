@@ -51,3 +51,12 @@ def test_asks_are_refused(question: str, intent: Intent) -> None:
 )
 def test_talking_about_sensitive_topics_is_not_an_ask(question: str) -> None:
     assert screen(question) is None
+
+
+def test_a_rules_required_part_must_be_written_into_the_rule() -> None:
+    from assistant.intent import _Rule
+
+    rule = _Rule(r"\bshow\b.{0,20}" + r"\bpassword\b", requires=r"\bpassword\b")
+    assert rule.search("show me the password") and not rule.search("show me the way")
+    with pytest.raises(ValueError, match="not in its pattern"):
+        _Rule(r"\bshow\b.{0,20}\bpassword\b", requires=r"\btoken\b")
