@@ -1,10 +1,11 @@
 """Start-up: a fresh process until its first response, the app against a bare Django project.
 
-"Start-up" here is the wall time from spawning ``python`` until the WSGI application has
-answered its first request, in process (no server, no network):
+"Start-up" here is the wall time from spawning ``python`` until the project's WSGI module (the
+one gunicorn loads) has answered its first request, in process (no server, no network):
 - app: ``aicd.wsgi`` answering ``GET /api/health`` for a token (URLconf, DRF, token lookup);
 - bare Django: a project fresh from ``django-admin startproject`` (same Django; DEBUG off and
-  127.0.0.1 allowed, as in the app) plus one view answering ``{"status": "ok"}``;
+  127.0.0.1 allowed, as in the app) plus one view answering ``{"status": "ok"}``, through its
+  generated ``bare.wsgi``;
 - bare Django + DRF: the same project with ``rest_framework`` installed and that view written
   as a DRF ``APIView``: what the framework alone adds.
 The context pack is not part of start-up: it is a built artifact, loaded on first use. The
@@ -50,9 +51,11 @@ def _call(application: Callable, method: str, path: str, headers: dict[str, str]
 
 
 def probe(kind: str, token: str) -> None:
-    from django.core.wsgi import get_wsgi_application
+    from importlib import import_module
 
-    application = get_wsgi_application()
+    # The settings' sibling WSGI module: aicd.wsgi or bare.wsgi, as a server would load it.
+    project = os.environ["DJANGO_SETTINGS_MODULE"].rpartition(".")[0]
+    application = import_module(f"{project}.wsgi").application
     if kind.startswith("bare"):
         status = _call(application, "GET", "/api/health", {})
     else:
@@ -153,7 +156,4 @@ def compare(env: dict[str, str], token: str, *, rounds: int) -> dict[str, tuple[
 
 if __name__ == "__main__":
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aicd.settings")
-    import django
-
-    django.setup()
     probe(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "")
