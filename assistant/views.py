@@ -9,12 +9,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
-from assistant import lanes, services
+from assistant import context_pack, lanes, rendering, services
+from assistant import reader as package_reader
 from assistant.api_errors import ApplicationError
-from assistant.context_pack import get_context_pack
 from assistant.forms import ChatForm
-from assistant.reader import render_artifact
-from assistant.rendering import render_prose
 from assistant.throttling import throttle_posts
 from assistant.types import MODE_DISPLAY_NAMES, Mode, Run
 from uploads import services as uploads
@@ -39,7 +37,7 @@ def _run_view_model(run: Run) -> dict[str, object]:
             groups.append({"label": label, "css": css, "citation_class": cls, "items": items, "note": note})
     return {
         "run": run,
-        "lanes": [{"label": lane.label, "html": render_prose(lane.text)} for lane in run.lanes],
+        "lanes": [{"label": lane.label, "html": rendering.render_prose(lane.text)} for lane in run.lanes],
         "citation_groups": groups,
         "telemetry": run.telemetry,
     }
@@ -82,7 +80,7 @@ def chat(request: HttpRequest) -> HttpResponse:
 
 
 def reader_index(request: HttpRequest) -> HttpResponse:
-    pack = get_context_pack()
+    pack = context_pack.get_context_pack()
     by_family: dict[str, list[dict[str, object]]] = defaultdict(list)
     artifacts = sorted(
         pack.artifacts, key=lambda a: (a.get("topic_number") is None, a.get("topic_number") or 0)
@@ -97,7 +95,7 @@ def reader_index(request: HttpRequest) -> HttpResponse:
 
 
 def reader(request: HttpRequest, source_path: str) -> HttpResponse:
-    page = render_artifact(get_context_pack(), source_path)
+    page = package_reader.render_artifact(context_pack.get_context_pack(), source_path)
     if page is None:
         raise Http404("No package artifact at this path.")
     return render(request, "assistant/reader.html", {"page": page})

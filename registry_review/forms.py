@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 
 from assistant.api_errors import ApplicationError
-from registry_review.services import MAX_REGISTRY_BYTES, decode_submission, limit_label, too_large
+from registry_review import services
 
 
 class RegistrySubmissionForm(forms.Form):
@@ -20,10 +20,15 @@ class RegistrySubmissionForm(forms.Form):
         ),
     )
     registry_file = forms.FileField(
-        label=f"… or upload a .json file (up to {limit_label()})",
         required=False,
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["registry_file"].label = (
+            f"… or upload a .json file (up to {services.limit_label()})"
+        )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -37,12 +42,12 @@ class RegistrySubmissionForm(forms.Form):
                     raise forms.ValidationError(
                         "Upload a file whose name ends in .json.", code="registry_file_type"
                     )
-                if upload.size > MAX_REGISTRY_BYTES:
-                    raise too_large(upload.size, what="The uploaded file")
-                cleaned["text"] = decode_submission(upload.read())
+                if upload.size > services.MAX_REGISTRY_BYTES:
+                    raise services.too_large(upload.size, what="The uploaded file")
+                cleaned["text"] = services.decode_submission(upload.read())
             elif pasted.strip():
-                if len(pasted.encode("utf-8")) > MAX_REGISTRY_BYTES:
-                    raise too_large(len(pasted.encode("utf-8")), what="The pasted registry")
+                if len(pasted.encode("utf-8")) > services.MAX_REGISTRY_BYTES:
+                    raise services.too_large(len(pasted.encode("utf-8")), what="The pasted registry")
                 cleaned["text"] = pasted
             else:
                 raise forms.ValidationError("Paste a registry or choose a .json file to upload.")

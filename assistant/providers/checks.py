@@ -8,8 +8,6 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.checks import CheckMessage, Tags, Warning, register
 
-from assistant.providers.base import ProviderError
-
 LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1"}
 
 
@@ -21,6 +19,7 @@ def provider_configuration(app_configs: Any = None, **kwargs: Any) -> list[Check
     """
     if settings.AICD_PROVIDER != "openai_compatible":
         return []
+    from assistant.providers.base import ProviderError
     from assistant.providers.openai_compatible import load_config
 
     try:

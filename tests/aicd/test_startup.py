@@ -1,5 +1,6 @@
 """Start-up builds and loads nothing it can put off: no index library, Markdown parser, PDF/DOCX
-reader or OpenAPI generator is imported, and no intent rule compiled, until first use."""
+reader or OpenAPI generator is imported, no intent rule compiled and no deferred module
+(aicd/lazy_imports.py: the feature services, DRF's optional libraries) run, until first use."""
 
 from __future__ import annotations
 
@@ -27,6 +28,9 @@ rules = [r for v in vars(intent).values() for r in (v if isinstance(v, tuple) el
 assert len(rules) > 40, len(rules)
 loaded += [f"{sum(r._compiled is not None for r in rules)} compiled intent rules"] * any(
     r._compiled is not None for r in rules)
+from aicd.lazy_imports import DEFERRED
+loaded += [f"{m} (deferred, but its code ran)" for m in sorted(DEFERRED)
+           if m in sys.modules and type(sys.modules[m]) is type(sys)]
 print(json.dumps(loaded))
 """
 
