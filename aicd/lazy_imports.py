@@ -44,7 +44,9 @@ DEFERRED = frozenset({
     "assistant.context_pack",
     "assistant.reader",
     "assistant.rendering",
+    "assistant.api_schema",
     "uploads.services",
+    "uploads.types",
     "registry_review.services",
 })
 

@@ -2,11 +2,13 @@
 
 drf-spectacular's ``@extend_schema`` imports the whole schema generator (and, through it, DRF's
 and Django's test clients) the moment a view module is imported: tens of milliseconds of every
-process start, for a document few requests ask for. ``@documented(...)`` takes the same
-arguments and only records them on the view method; ``apply_documentation``, listed in
-``SPECTACULAR_SETTINGS["PREPROCESSING_HOOKS"]``, passes them to ``extend_schema`` when the
-generator runs, before it inspects any view. The schema is the same either way (a test compares
-it with one built by ``extend_schema`` directly).
+process start, for a document few requests ask for. ``@documented(describe)`` records, on the
+view method, a function that returns ``extend_schema``'s arguments; ``apply_documentation``,
+listed in ``SPECTACULAR_SETTINGS["PREPROCESSING_HOOKS"]``, calls it and passes the arguments to
+``extend_schema`` when the generator runs, before it inspects any view. Because the arguments
+are built only then, the response serializers and examples (assistant/api_schema.py, a deferred
+module) are not built at start-up either. The schema is the same either way (a test compares it
+with one built by ``extend_schema`` directly).
 """
 
 from __future__ import annotations
@@ -20,19 +22,20 @@ Endpoint = tuple[str, str, str, Callable[..., Any]]
 _RECORDED = "_aicd_openapi"
 
 
-def documented(**extend_schema_kwargs: Any) -> Callable[[F], F]:
-    """``@extend_schema(**kwargs)`` for an API view method, applied when a schema is generated."""
+def documented(describe: Callable[[], dict[str, Any]]) -> Callable[[F], F]:
+    """``@extend_schema(**describe())`` for an API view method, applied when a schema is generated."""
 
     def record(method: F) -> F:
-        setattr(method, _RECORDED, extend_schema_kwargs)
+        setattr(method, _RECORDED, describe)
         return method
 
     return record
 
 
 def recorded(method: Callable[..., Any]) -> dict[str, Any] | None:
-    """The ``@documented`` arguments of a view method, if it has any."""
-    return getattr(method, _RECORDED, None)
+    """The ``extend_schema`` arguments ``@documented`` describes for a view method, if any."""
+    describe: Callable[[], dict[str, Any]] | None = getattr(method, _RECORDED, None)
+    return None if describe is None else describe()
 
 
 def apply_documentation(endpoints: list[Endpoint], **_: Any) -> list[Endpoint]:

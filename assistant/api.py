@@ -13,10 +13,9 @@ from rest_framework.views import APIView
 
 from aicd.openapi import documented
 from aicd.throttling import SharedScopedRateThrottle
-from assistant import services
-from assistant.api_schema import CHAT_REQUEST_EXAMPLES, CHAT_RESPONSES
+from assistant import api_schema, services
+from assistant.modes import Mode
 from assistant.serializers import ChatInputSerializer
-from assistant.types import Mode
 from uploads import services as uploads
 
 
@@ -27,9 +26,11 @@ class SourceGroundedChatView(APIView):
     throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "chat"
 
-    @documented(
-        request=ChatInputSerializer, responses=CHAT_RESPONSES, examples=CHAT_REQUEST_EXAMPLES
-    )
+    @documented(lambda: {
+        "request": ChatInputSerializer,
+        "responses": api_schema.CHAT_RESPONSES,
+        "examples": api_schema.CHAT_REQUEST_EXAMPLES,
+    })
     def post(self, request: Request) -> Response:
         data = ChatInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -50,6 +51,6 @@ class HealthView(APIView):
     It touches nothing but authentication, so it reveals nothing and costs what DRF costs.
     """
 
-    @documented(responses={200: OpenApiTypes.OBJECT})
+    @documented(lambda: {"responses": {200: OpenApiTypes.OBJECT}})
     def get(self, request: Request) -> Response:
         return Response({"status": "ok"})

@@ -12,7 +12,7 @@ from rest_framework import serializers
 
 from assistant import lanes
 from assistant.current import base as current_states
-from assistant.types import Mode, RunState
+from assistant.modes import Mode, RunState
 
 _CITATION_CLASSES = list(lanes.CITATION_CLASSES)
 

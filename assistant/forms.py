@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 
-from assistant.types import MODE_DISPLAY_NAMES, Mode
+from assistant.modes import MODE_DISPLAY_NAMES, Mode
 
 
 class ChatForm(forms.Form):

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from assistant import lanes
-from assistant.types import Mode
+from assistant.modes import Mode
 
 SYSTEM_INSTRUCTIONS = """You are the AICD source-grounded assistant. Answer only from the sources supplied in this request.
 Rules:

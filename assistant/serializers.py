@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework import serializers
 
-from assistant.types import Mode
+from assistant.modes import Mode
 
 
 class StrictCharField(serializers.CharField):

@@ -20,18 +20,10 @@ from assistant.current.base import (
     CurrentContextResult,
     get_adapter,
 )
+from assistant.modes import Mode, RunState
 from assistant.providers.base import BaseProvider, ProviderError, ProviderResponse, get_provider
 from assistant.retrieval import SearchResult
-from assistant.types import (
-    Citation,
-    CurrentContextStatus,
-    Lane,
-    Mode,
-    Notice,
-    PackageRow,
-    Run,
-    RunState,
-)
+from assistant.types import Citation, CurrentContextStatus, Lane, Notice, PackageRow, Run
 from uploads import selection as uploaded
 from uploads.types import SessionSource
 

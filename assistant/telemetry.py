@@ -11,8 +11,9 @@ from typing import Any
 from django.conf import settings
 
 from assistant import citations as citation_records
+from assistant.modes import Mode
 from assistant.tokens import TokenUsage, estimate_cost
-from assistant.types import Citation, Mode
+from assistant.types import Citation
 
 logger = logging.getLogger("assistant.runs")
 

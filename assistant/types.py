@@ -1,33 +1,11 @@
-"""The assistant's value types: modes, rows, citations, lanes, refusals and the run result."""
+"""The assistant's value types: rows, citations, lanes, notices and the run result (modes: modes.py)."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from enum import StrEnum
 from typing import Any
 
-
-class Mode(StrEnum):
-    """Answer modes; package-only is the default, package + current context an explicit opt-in."""
-
-    PACKAGE_ONLY = "package_only"
-    PACKAGE_CURRENT = "package_current"
-
-    @property
-    def display_name(self) -> str:
-        return MODE_DISPLAY_NAMES[self]
-
-
-MODE_DISPLAY_NAMES = {
-    Mode.PACKAGE_ONLY: "Package-only",
-    Mode.PACKAGE_CURRENT: "Package + current context",
-}
-
-
-class RunState(StrEnum):
-    ANSWERED = "answered"
-    REFUSED = "refused"
-    DIAGNOSTIC = "diagnostic"
+from assistant.modes import Mode, RunState
 
 
 @dataclass(frozen=True)

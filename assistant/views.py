@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
@@ -13,10 +14,13 @@ from assistant import context_pack, lanes, rendering, services
 from assistant import reader as package_reader
 from assistant.api_errors import ApplicationError
 from assistant.forms import ChatForm
+from assistant.modes import MODE_DISPLAY_NAMES, Mode
 from assistant.throttling import throttle_posts
-from assistant.types import MODE_DISPLAY_NAMES, Mode, Run
 from uploads import services as uploads
 from uploads.views import panel_context as upload_panel
+
+if TYPE_CHECKING:
+    from assistant.types import Run
 
 CURRENT_GROUP_NOTE = (
     "Current/public sources are not package authority. They are cited separately, may be stale, "

@@ -15,8 +15,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from aicd.openapi import documented
+from assistant import api_schema
 from assistant.api_errors import ApplicationError
-from assistant.api_schema import error_responses
 from registry_review import services
 from registry_review.permissions import CanReviewRegistry
 
@@ -54,14 +54,18 @@ class RegistryValidateView(APIView):
             _guard_body(request)
         super().initial(request, *args, **kwargs)
 
-    @documented(responses={200: OpenApiTypes.OBJECT, **error_responses(401, 403)})
+    @documented(lambda: {
+        "responses": {200: OpenApiTypes.OBJECT, **api_schema.error_responses(401, 403)}
+    })
     def get(self, request: Request) -> Response:
         return Response(services.review_configured().report.to_dict())
 
-    @documented(
-        request={"application/json": OpenApiTypes.ANY},
-        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415)},
-    )
+    @documented(lambda: {
+        "request": {"application/json": OpenApiTypes.ANY},
+        "responses": {
+            200: OpenApiTypes.OBJECT, **api_schema.error_responses(400, 401, 403, 413, 415)
+        },
+    })
     def post(self, request: Request) -> Response:
         # The raw body, not request.data: malformed JSON gets a document-level report with its
         # line and column instead of a bare parse error.

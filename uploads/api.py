@@ -16,8 +16,8 @@ from rest_framework.views import APIView
 
 from aicd.openapi import documented
 from aicd.throttling import SharedScopedRateThrottle
+from assistant import api_schema
 from assistant.api_errors import ApplicationError
-from assistant.api_schema import error_responses
 from uploads import services
 from uploads.limits import LIMITS
 from uploads.refusals import Reason, SourceRefused
@@ -52,10 +52,10 @@ class SessionSourcesView(APIView):
     throttle_scope = "uploads"
     parser_classes = [PasteJSONParser, MultiPartParser]
 
-    @documented(
-        responses={200: OpenApiTypes.OBJECT, **error_responses(401, 403, 429)},
-        operation_id="session_sources_list",
-    )
+    @documented(lambda: {
+        "responses": {200: OpenApiTypes.OBJECT, **api_schema.error_responses(401, 403, 429)},
+        "operation_id": "session_sources_list",
+    })
     def get(self, request: Request) -> Response:
         view = services.overview(session=request.session, owner=owner_of(request))
         return Response(
@@ -71,11 +71,15 @@ class SessionSourcesView(APIView):
             }
         )
 
-    @documented(
-        request={"multipart/form-data": FileInputSerializer, "application/json": PasteInputSerializer},
-        responses={201: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415, 429)},
-        operation_id="session_sources_create",
-    )
+    @documented(lambda: {
+        "request": {
+            "multipart/form-data": FileInputSerializer, "application/json": PasteInputSerializer
+        },
+        "responses": {
+            201: OpenApiTypes.OBJECT, **api_schema.error_responses(400, 401, 403, 413, 415, 429)
+        },
+        "operation_id": "session_sources_create",
+    })
     def post(self, request: Request) -> Response:
         if (request.content_type or "").startswith("multipart/"):
             if len(request.FILES.getlist("file")) > 1:
@@ -98,9 +102,10 @@ class SessionSourcesView(APIView):
             )
         return Response(record.to_dict(), status=status.HTTP_201_CREATED)
 
-    @documented(
-        responses={204: None, **error_responses(401, 403, 429)}, operation_id="session_sources_clear"
-    )
+    @documented(lambda: {
+        "responses": {204: None, **api_schema.error_responses(401, 403, 429)},
+        "operation_id": "session_sources_clear",
+    })
     def delete(self, request: Request) -> Response:
         services.clear(session=request.session, owner=owner_of(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -113,10 +118,10 @@ class SessionSourceDetailView(APIView):
     throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "uploads"
 
-    @documented(
-        responses={204: None, **error_responses(401, 403, 404, 429)},
-        operation_id="session_sources_remove",
-    )
+    @documented(lambda: {
+        "responses": {204: None, **api_schema.error_responses(401, 403, 404, 429)},
+        "operation_id": "session_sources_remove",
+    })
     def delete(self, request: Request, source_id: str) -> Response:
         services.remove(session=request.session, owner=owner_of(request), source_id=source_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

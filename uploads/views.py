@@ -18,8 +18,8 @@ from django.views.decorators.http import require_POST
 from aicd.throttling import SharedScopedRateThrottle
 from assistant.api_errors import ApplicationError
 from uploads import services
+from uploads import types as source_types
 from uploads.limits import LIMITS, human_bytes, limit_lines
-from uploads.types import PRIVACY_NOTICE, USER_VISIBLE_LABEL
 
 
 def owner_of(request: HttpRequest) -> str:
@@ -105,8 +105,8 @@ def panel_context(request: HttpRequest, selected: Iterable[str] | None = None) -
             f"of {human_bytes(LIMITS.session_raw_bytes)}, {view.totals.chars:,} of "
             f"{LIMITS.session_chars:,} extracted characters"
         ),
-        "privacy_notice": PRIVACY_NOTICE,
-        "source_label": USER_VISIBLE_LABEL,
+        "privacy_notice": source_types.PRIVACY_NOTICE,
+        "source_label": source_types.USER_VISIBLE_LABEL,
         "accept_types": ".txt,.md,.pdf,.docx,.csv,.tsv,.json",
         "max_upload_bytes": LIMITS.largest_file_bytes,
     }

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from assistant import conflict, gate, lanes
+from assistant.modes import Mode
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.providers.deterministic import DeterministicProvider
-from assistant.types import Mode
 
 
 def pref(text: str, cid: str = "P1") -> SourceRef:

@@ -16,7 +16,7 @@ import pytest
 from assistant import lanes, services
 from assistant.current import allowlisted, base
 from assistant.current.fetch import Fetcher
-from assistant.types import Mode
+from assistant.modes import Mode
 from tests.assistant.source_server import running_source_server, send
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "docs" / "current_source_registry_template.json"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from assistant import gate, lanes
+from assistant.modes import Mode
 from assistant.prompt import ProviderRequest, SourceRef
-from assistant.types import Mode
 
 P1 = SourceRef("P1", lanes.PACKAGE_CITATION, "Build readiness", "Name the owners.")
 P2 = SourceRef("P2", lanes.PACKAGE_CITATION, "Gates", "Gate 2 is build readiness.")

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from assistant import lanes, prompt
+from assistant.modes import Mode
 from assistant.prompt import ProviderRequest, SourceRef
-from assistant.types import Mode
 
 FENCE_LINE = re.compile(r"^(?:<<<|>>>).*$", re.M)
 

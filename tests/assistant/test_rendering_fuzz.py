@@ -14,9 +14,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from assistant import gate, lanes
+from assistant.modes import Mode
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.rendering import render_prose
-from assistant.types import Mode
 
 ALLOWED = {
     "p": set(),

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from assistant import gate, lanes
+from assistant.modes import Mode
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.providers import review
 from assistant.providers.deterministic import DeterministicProvider
 from assistant.retrieval import content_stems
-from assistant.types import Mode
 
 
 def _p(cid: str, text: str) -> SourceRef:

@@ -8,8 +8,8 @@ import pytest
 
 from assistant import lanes, services
 from assistant.current.base import BaseCurrentContextAdapter
+from assistant.modes import Mode, RunState
 from assistant.providers.base import ProviderError
-from assistant.types import Mode, RunState
 from tests.conftest import ExplodingProvider, ScriptedProvider
 
 IN_SCOPE = "is there anything we should sort out before engineers start coding the prototype?"

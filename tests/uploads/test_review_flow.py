@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from assistant import lanes, services
+from assistant.modes import RunState
 from assistant.providers.deterministic import DeterministicProvider
-from assistant.types import RunState
 from tests.conftest import ExplodingProvider
 from tests.uploads.builders import docx_bytes, text_pdf
 from tests.uploads.helpers import sources_from
@@ -162,7 +162,7 @@ def test_without_sources_the_run_is_package_only_with_zero_upload_telemetry() ->
 
 
 def test_current_context_mode_adds_the_uploaded_lanes_after_its_own() -> None:
-    from assistant.types import Mode
+    from assistant.modes import Mode
 
     run = services.answer(question=REVIEW_QUESTION, mode=Mode.PACKAGE_CURRENT, session_sources=_review_sources())
     assert run.state is RunState.ANSWERED, run.diagnostic

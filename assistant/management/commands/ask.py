@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from assistant import services
 from assistant.api_errors import ApplicationError
-from assistant.types import Mode
+from assistant.modes import Mode
 from uploads import services as uploads
 
 

@@ -153,8 +153,8 @@ def test_cookie_jar_keeps_nothing() -> None:
 @override_settings(AICD_PROVIDER_BASE_URL="http://127.0.0.1:9", AICD_PROVIDER_MODEL="m", AICD_PROVIDER_TIMEOUT_S=2.0)
 def test_an_unexpected_error_is_reported_by_type_only(monkeypatch, caplog) -> None:
     from assistant import lanes
+    from assistant.modes import Mode
     from assistant.prompt import ProviderRequest, SourceRef
-    from assistant.types import Mode
 
     def broken(self, *args):
         raise RuntimeError("internal detail sk-leaky-detail")

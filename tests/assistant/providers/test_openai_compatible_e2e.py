@@ -25,9 +25,9 @@ from assistant.current.base import (
     CurrentContextResult,
     CurrentRef,
 )
+from assistant.modes import Mode
 from assistant.prompt import ProviderRequest
 from assistant.providers.openai_compatible import OpenAICompatibleProvider
-from assistant.types import Mode
 from tests.assistant.providers import gateway as gw
 
 pytestmark = pytest.mark.django_db
