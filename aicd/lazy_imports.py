@@ -6,16 +6,22 @@ most requests:
   test client, PyYAML, uritemplate and inflection for schema generation). The app never uses
   requests; the others are needed only when the schema is built or the context pack is loaded.
 - The view modules import the service modules that run each feature (answering, session
-  sources, registry review): the pipeline behind them is hundreds of classes and patterns that
-  the health check, the sign-in page and the static files never touch.
+  sources, registry review), the OpenAPI descriptions and the session-source value types: the
+  pipeline behind them is hundreds of classes and patterns that the health check, the sign-in
+  page and the static files never touch.
 
 The modules named in ``DEFERRED`` are still imported with ordinary ``import`` statements, and
 the importing module gets the module object as usual; its code runs when one of its attributes
 is first read (``services.answer``, ``yaml.safe_load``), on whichever thread reads it first. A
 ``from module import name`` statement reads the attribute at once, so it loads the module then.
 This is ``importlib.util.LazyLoader``'s behaviour, made safe for threads (Python 3.11's version
-is not: a second thread could see a half-run module) and limited to a named list. Python 3.15
-makes the same idea part of the language (PEP 810, ``lazy import``).
+is not: a second thread could see a half-run module) and limited to a named list; PEP 810
+(``lazy import``) brings the same idea into the language.
+
+Only a module whose import does nothing that must happen at start-up (registering signal
+receivers, system checks or template tags) may be listed. tests/aicd/test_startup.py fails if
+loading the URLconf runs a listed module, for example after a ``from ... import name`` of it
+is added to a view module.
 
 ``install()`` is called by ``aicd/__init__.py``, so it is in place before Django or DRF import
 anything, in every process: servers, management commands and tests.

@@ -66,6 +66,8 @@ def test_form_has_csrf_token_and_states_the_size_limit(owner_client) -> None:
     assert form.select_one('input[name="csrfmiddlewaretoken"]')
     assert form.select_one('textarea[name="registry_json"]') and form.select_one('input[type="file"][name="registry_file"]')
     assert f"Size limit: 256 KiB ({MAX_REGISTRY_BYTES} bytes)" in form.get_text(" ", strip=True)
+    file_label = form.select_one(f'label[for="{form.select_one("input[type=file]")["id"]}"]')
+    assert file_label.get_text(strip=True) == "… or upload a .json file (up to 256 KiB)"
 
 
 @pytest.mark.django_db
