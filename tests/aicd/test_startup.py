@@ -20,7 +20,10 @@ from django.urls import get_resolver
 get_wsgi_application()
 get_resolver().url_patterns  # the whole URLconf: every view, API and service module
 heavy = ("bm25s", "numpy", "scipy", "markdown_it", "mdit_py_plugins", "pypdf", "docx",
-         "drf_spectacular.openapi", "drf_spectacular.generators", "rest_framework.test", "django.test")
+         "drf_spectacular.openapi", "drf_spectacular.generators", "rest_framework.test", "django.test",
+         # behind the deferred service modules and DRF's deferred optional libraries
+         "assistant.retrieval", "assistant.intent", "assistant.types", "uploads.extraction",
+         "registry_review.validation", "tiktoken", "Stemmer", "urllib3", "yaml.constructor")
 loaded = sorted(m for m in heavy if m in sys.modules)
 from assistant import intent
 rules = [r for v in vars(intent).values() for r in (v if isinstance(v, tuple) else (v,))
