@@ -6,11 +6,11 @@ import json
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import median
 
 import httpx
 
 from bench.harness import App, WrkResult, lua_script, server_cpu_seconds, wrk
-from bench.stats import median
 
 CHAT = "/api/source-grounded-chat"
 HEALTH = "/api/health"

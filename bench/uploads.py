@@ -13,12 +13,12 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import median
 
 import redis
 
 from bench import documents
 from bench.harness import BENCH_PASSWORD, BENCH_USER, App
-from bench.stats import median
 from tests.servers import Browser
 
 SOURCES = "/api/session-sources"
