@@ -1,6 +1,6 @@
 """OpenAPI documentation of the chat API's responses: the run body and the CONTRACT error body.
 
-These serializers describe what ``Run.to_dict()`` and ``api_errors`` produce; they are used only
+These serializers describe what ``Run.to_dict()`` produces (the error body is in core/openapi.py); they are used only
 by drf-spectacular, never to build a response, so the schema cannot drift from a second encoder.
 Schemathesis checks real responses against them in tests/aicd/test_openapi.py.
 """
@@ -13,22 +13,9 @@ from rest_framework import serializers
 from assistant import lanes
 from assistant.current import base as current_states
 from assistant.modes import Mode, RunState
+from core.openapi import error_responses
 
 _CITATION_CLASSES = list(lanes.CITATION_CLASSES)
-
-
-class ErrorDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    code = serializers.CharField(help_text="A stable machine-readable reason, e.g. invalid_request.")
-    message = serializers.CharField(help_text="A readable explanation.")
-    fields = serializers.DictField(  # type: ignore[assignment]  # a JSON key, not Serializer.fields
-        required=False,
-        child=serializers.JSONField(),
-        help_text="Per-field messages, for invalid input.",
-    )
-
-
-class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    error = ErrorDetailSerializer()
 
 
 class NoticeSerializer(serializers.Serializer):  # type: ignore[type-arg]
@@ -115,52 +102,6 @@ class RunSerializer(serializers.Serializer):  # type: ignore[type-arg]
     )
 
 
-def _error(description: str, code: str, message: str) -> OpenApiResponse:
-    return OpenApiResponse(
-        response=ErrorSerializer,
-        description=description,
-        examples=[
-            OpenApiExample(code, value={"error": {"code": code, "message": message}}, response_only=True)
-        ],
-    )
-
-
-ERROR_RESPONSES = {
-    400: OpenApiResponse(
-        response=ErrorSerializer,
-        description="Malformed JSON or invalid fields.",
-        examples=[
-            OpenApiExample(
-                "invalid_request",
-                value={
-                    "error": {
-                        "code": "invalid_request",
-                        "message": "question: This field is required.",
-                        "fields": {"question": ["This field is required."]},
-                    }
-                },
-                response_only=True,
-            )
-        ],
-    ),
-    401: _error("No credentials.", "not_authenticated", "Authentication credentials were not provided."),
-    403: _error(
-        "Credentials rejected, a missing permission, or a session request without a CSRF token.",
-        "permission_denied",
-        "You do not have permission to perform this action.",
-    ),
-    404: _error("No such resource in this session.", "not_found", "No session source with that id exists in this session."),
-    413: _error("The body is larger than the server accepts.", "request_too_large", "The request body is larger than the 2621440-byte limit."),
-    415: _error("The body is not JSON.", "unsupported_media_type", 'Unsupported media type "text/plain" in request.'),
-    429: _error("Per-user rate limit; see Retry-After.", "throttled", "Too many requests. Retry in 42 seconds."),
-}
-
-
-def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
-    """The documented CONTRACT error responses for ``statuses``, for any endpoint's extend_schema."""
-    return {code: ERROR_RESPONSES[code] for code in statuses}
-
-
 CHAT_RESPONSES = {
     200: OpenApiResponse(
         response=RunSerializer,
@@ -182,4 +123,4 @@ CHAT_REQUEST_EXAMPLES = [
     ),
 ]
 
-__all__ = ["CHAT_REQUEST_EXAMPLES", "CHAT_RESPONSES", "ErrorSerializer", "RunSerializer"]
+__all__ = ["CHAT_REQUEST_EXAMPLES", "CHAT_RESPONSES", "RunSerializer"]

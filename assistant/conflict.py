@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 
 from assistant.prompt import SourceRef
-from assistant.retrieval import content_stems, words
 from assistant.sentences import split_sentences
+from core.text import content_stems, words
 
 NEGATIVE_RE = re.compile(
     r"\b(?:must|should|shall|need|needs|do|does|is|are|will|can)\s+not\b"

@@ -5,22 +5,17 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import Stemmer
-
 from assistant.types import PackageRow
+from core.text import stemmed_stopwords, stems
 
 if TYPE_CHECKING:
     import bm25s
 
-TOKEN_RE = re.compile(r"[a-z0-9]+")
 HEADING_WEIGHT = 3
 TITLE_WEIGHT = 2
 # Short, term-dense glossary rows would otherwise crowd out the guidance that explains a term.
@@ -30,45 +25,6 @@ SUPPORT_DEPTH = 3
 # Up to this many rows, each row's index tokens are held as a set (a few MiB at most).
 ROW_SETS_MAX_ROWS = 2000
 PHRASE_PREFIX = "ph_"
-
-# Function words that carry no topic signal. Deliberately small: "not", "without" and the like
-# are kept out of this list only where they never decide relevance.
-STOPWORDS = frozenset(
-    """
-    a about above after again against all am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further
-    had has have having he her here hers herself him himself his how i if in into is it its itself
-    just me more most my myself no nor of off on once only or other our ours ourselves out over
-    same she should so some such than that the their theirs them themselves then there these they
-    this those through to too under until up very was we were what when where which while who whom
-    why will with would you your yours yourself yourselves s t d ll m re ve y
-    please tell say says said according also shall may might must
-    get got want need let lets know kind thing things something anything way really
-    """.split()
-)
-
-
-@lru_cache(maxsize=1)
-def _stemmer() -> Stemmer.Stemmer:
-    return Stemmer.Stemmer("english")
-
-
-def words(text: str) -> list[str]:
-    """Lowercased alphanumeric words of ``text`` (accents folded)."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return TOKEN_RE.findall(folded.lower())
-
-
-def stems(text: str) -> list[str]:
-    """Every word of ``text`` stemmed, stopwords included (phrases need them)."""
-    return _stemmer().stemWords(words(text))
-
-
-def content_stems(text: str) -> list[str]:
-    """Stemmed words of ``text`` without stopwords: the unit of BM25 matching."""
-    ws = [w for w in words(text) if w not in STOPWORDS]
-    return _stemmer().stemWords(ws)
-
 
 @dataclass(frozen=True)
 class Expansion:
@@ -165,22 +121,17 @@ class Expansion:
             n = len(alt)
             for i in range(len(seq) - n + 1):
                 if tuple(seq[i : i + n]) == alt:
-                    extra.extend(s for s in canonical if s not in _STEMMED_STOPWORDS())
+                    extra.extend(s for s in canonical if s not in stemmed_stopwords())
                     if len(canonical) > 1:
                         extra.append(PHRASE_PREFIX + "_".join(canonical))
                     break
         return extra
 
 
-@lru_cache(maxsize=1)
-def _STEMMED_STOPWORDS() -> frozenset[str]:  # noqa: N802 - a cached constant
-    return frozenset(_stemmer().stemWords(sorted(STOPWORDS)))
-
-
 def analyze(text: str, expansion: Expansion) -> list[str]:
     """Index-side tokens of a text: content stems plus glossary phrase tokens."""
     seq = stems(text)
-    return [s for s in seq if s not in _STEMMED_STOPWORDS()] + expansion.phrase_tokens(seq)
+    return [s for s in seq if s not in stemmed_stopwords()] + expansion.phrase_tokens(seq)
 
 
 def row_tokens(row: PackageRow, expansion: Expansion) -> list[str]:
@@ -198,7 +149,7 @@ def query_tokens(question: str, expansion: Expansion) -> list[str]:
 
 
 def _query_tokens_from(seq: Sequence[str], expansion: Expansion) -> list[str]:
-    base = [s for s in seq if s not in _STEMMED_STOPWORDS()]
+    base = [s for s in seq if s not in stemmed_stopwords()]
     return base + expansion.phrase_tokens(seq) + expansion.expand(seq)
 
 
@@ -444,7 +395,7 @@ class Index:
 
     def _question_words(self, seq: Sequence[str]) -> tuple[list[str], dict[str, set[str]]]:
         """The question's distinct content stems, and the glossary terms each expands to."""
-        base = list(dict.fromkeys(s for s in seq if s not in _STEMMED_STOPWORDS()))
+        base = list(dict.fromkeys(s for s in seq if s not in stemmed_stopwords()))
         return base, self.expansion.expansions_by_word(seq)
 
     def _coverage(

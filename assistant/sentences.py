@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from assistant.retrieval import content_stems
+from core.text import content_stems
 
 _SPLIT = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(*`])")
 MIN_SENTENCE_CHARS = 25

@@ -10,15 +10,7 @@ from django.conf import settings
 from rest_framework import serializers
 
 from assistant.modes import Mode
-
-
-class StrictCharField(serializers.CharField):
-    """A CharField that takes only JSON strings; DRF's own turns 0 or 1.5 into "0" or "1.5"."""
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return str(super().to_internal_value(data))
+from core.fields import StrictCharField
 
 
 class ChatInputSerializer(serializers.Serializer):  # type: ignore[type-arg]

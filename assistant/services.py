@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from assistant import citations as records
-from assistant import conflict, gate, lanes, policy, prompt, tokens
+from assistant import conflict, gate, lanes, policy, prompt
 from assistant import telemetry as tm
 from assistant.context_pack import get_context_pack
 from assistant.current.base import (
@@ -24,6 +24,7 @@ from assistant.modes import Mode, RunState
 from assistant.providers.base import BaseProvider, ProviderError, ProviderResponse, get_provider
 from assistant.retrieval import SearchResult
 from assistant.types import Citation, CurrentContextStatus, Lane, Notice, PackageRow, Run
+from core import tokens
 from uploads import selection as uploaded
 from uploads.types import SessionSource
 

@@ -12,12 +12,11 @@ from django.views.decorators.http import require_http_methods
 
 from assistant import context_pack, lanes, rendering, services
 from assistant import reader as package_reader
-from assistant.api_errors import ApplicationError
 from assistant.forms import ChatForm
 from assistant.modes import MODE_DISPLAY_NAMES, Mode
 from assistant.throttling import throttle_posts
+from core.errors import ApplicationError
 from uploads import services as uploads
-from uploads.views import panel_context as upload_panel
 
 if TYPE_CHECKING:
     from assistant.types import Run
@@ -79,7 +78,7 @@ def chat(request: HttpRequest) -> HttpResponse:
     else:
         form = ChatForm()
     context["form"] = form
-    context.update(upload_panel(request, selected))
+    context["selected_source_ids"] = selected
     return render(request, "assistant/chat.html", context)
 
 

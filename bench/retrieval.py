@@ -78,7 +78,7 @@ def _build_rank_bm25(rows: list[PackageRow]) -> Callable[[str], list[int]]:
     import Stemmer
     from rank_bm25 import BM25Okapi
 
-    from assistant.retrieval import STOPWORDS
+    from core.text import STOPWORDS
 
     stemmer = Stemmer.Stemmer("english")
     word = re.compile(r"[a-z0-9]+")

@@ -15,8 +15,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from aicd.openapi import documented
-from assistant import api_schema
-from assistant.api_errors import ApplicationError
+from core.errors import ApplicationError
+from core.openapi import error_responses
 from registry_review import services
 from registry_review.permissions import CanReviewRegistry
 
@@ -55,7 +55,7 @@ class RegistryValidateView(APIView):
         super().initial(request, *args, **kwargs)
 
     @documented(lambda: {
-        "responses": {200: OpenApiTypes.OBJECT, **api_schema.error_responses(401, 403)}
+        "responses": {200: OpenApiTypes.OBJECT, **error_responses(401, 403)}
     })
     def get(self, request: Request) -> Response:
         return Response(services.review_configured().report.to_dict())
@@ -63,7 +63,7 @@ class RegistryValidateView(APIView):
     @documented(lambda: {
         "request": {"application/json": OpenApiTypes.ANY},
         "responses": {
-            200: OpenApiTypes.OBJECT, **api_schema.error_responses(400, 401, 403, 413, 415)
+            200: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415)
         },
     })
     def post(self, request: Request) -> Response:

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from assistant.api_errors import ApplicationError
+from core.errors import ApplicationError
 from registry_review import services
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from rest_framework import status
 
-from assistant.api_errors import ApplicationError
+from core.errors import ApplicationError
 from registry_review.validation import (
     MAX_REGISTRY_BYTES,
     RegistryReport,

@@ -13,7 +13,8 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
 from django.views.decorators.http import require_http_methods
 
-from assistant.api_errors import ApplicationError
+from core.errors import ApplicationError
+from core.text import clip
 from registry_review import services
 from registry_review.forms import RegistrySubmissionForm
 from registry_review.models import PERMISSION
@@ -36,7 +37,7 @@ def _cell(value: Any) -> str:
         text = ", ".join(value)
     else:
         text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= _CELL_CHARS else text[: _CELL_CHARS - 1] + "…"
+    return clip(text, _CELL_CHARS)
 
 
 def _row(item: RecordReport) -> dict[str, Any]:

@@ -16,8 +16,8 @@ from rest_framework.views import APIView
 
 from aicd.openapi import documented
 from aicd.throttling import SharedScopedRateThrottle
-from assistant import api_schema
-from assistant.api_errors import ApplicationError
+from core.errors import ApplicationError
+from core.openapi import error_responses
 from uploads import services
 from uploads.limits import LIMITS
 from uploads.refusals import Reason, SourceRefused
@@ -53,7 +53,7 @@ class SessionSourcesView(APIView):
     parser_classes = [PasteJSONParser, MultiPartParser]
 
     @documented(lambda: {
-        "responses": {200: OpenApiTypes.OBJECT, **api_schema.error_responses(401, 403, 429)},
+        "responses": {200: OpenApiTypes.OBJECT, **error_responses(401, 403, 429)},
         "operation_id": "session_sources_list",
     })
     def get(self, request: Request) -> Response:
@@ -76,7 +76,7 @@ class SessionSourcesView(APIView):
             "multipart/form-data": FileInputSerializer, "application/json": PasteInputSerializer
         },
         "responses": {
-            201: OpenApiTypes.OBJECT, **api_schema.error_responses(400, 401, 403, 413, 415, 429)
+            201: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415, 429)
         },
         "operation_id": "session_sources_create",
     })
@@ -103,7 +103,7 @@ class SessionSourcesView(APIView):
         return Response(record.to_dict(), status=status.HTTP_201_CREATED)
 
     @documented(lambda: {
-        "responses": {204: None, **api_schema.error_responses(401, 403, 429)},
+        "responses": {204: None, **error_responses(401, 403, 429)},
         "operation_id": "session_sources_clear",
     })
     def delete(self, request: Request) -> Response:
@@ -119,7 +119,7 @@ class SessionSourceDetailView(APIView):
     throttle_scope = "uploads"
 
     @documented(lambda: {
-        "responses": {204: None, **api_schema.error_responses(401, 403, 404, 429)},
+        "responses": {204: None, **error_responses(401, 403, 404, 429)},
         "operation_id": "session_sources_remove",
     })
     def delete(self, request: Request, source_id: str) -> Response:

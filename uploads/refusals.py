@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from rest_framework import status
 
-from assistant.api_errors import ApplicationError
+from core.errors import ApplicationError
 
 
 class Reason(StrEnum):

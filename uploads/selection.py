@@ -13,8 +13,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from assistant import tokens
-from assistant.retrieval import content_stems
+from core import tokens
+from core.text import content_stems
 from uploads.segments import table_header
 from uploads.types import Anchor, ExtractionRecord, Segment, SessionSource
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from assistant.serializers import StrictCharField
+from core.fields import StrictCharField
 from uploads.limits import LIMITS
 
 

@@ -14,8 +14,8 @@ from typing import Any
 from django.core.files.uploadedfile import UploadedFile
 from rest_framework import status
 
-from assistant import tokens
-from assistant.api_errors import ApplicationError
+from core import tokens
+from core.errors import ApplicationError
 from uploads.extraction import extension, extract_paste, extract_upload
 from uploads.extraction.common import clean_inline
 from uploads.extraction.dispatch import SUPPORTED_EXTENSIONS, size_words

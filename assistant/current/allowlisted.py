@@ -19,9 +19,9 @@ from assistant.current.base import (
 )
 from assistant.current.fetch import Fetcher, FetchError
 from assistant.current.selection import select_sources
-from assistant.retrieval import content_stems
 from assistant.sentences import split_sentences
 from assistant.types import PackageRow
+from core.text import content_stems
 from registry_review.validation import RegistryReport, SourceRecord, configured_registry_report
 
 logger = logging.getLogger("assistant.current")

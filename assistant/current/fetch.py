@@ -34,7 +34,8 @@ import httpx
 from lxml import etree
 from lxml import html as lxml_html
 
-from registry_review.validation import SourceRecord, check_url_in_scope, is_public_address
+from core.netguard import check_url_in_scope, is_public_address
+from registry_review.validation import SourceRecord
 
 MAX_RESPONSE_BYTES = 1_000_000
 MAX_EXTRACTED_CHARS = 60_000

@@ -9,8 +9,8 @@ from assistant import conflict, lanes
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.providers import review
 from assistant.providers.base import BaseProvider, ProviderResponse
-from assistant.retrieval import content_stems
 from assistant.sentences import best_sentences
+from core.text import content_stems
 
 MAX_PACKAGE_REFS_QUOTED = 4
 

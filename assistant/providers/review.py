@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from assistant.prompt import ProviderRequest, SourceRef
-from assistant.retrieval import content_stems, words
 from assistant.sentences import best_sentences, split_sentences
+from core.text import content_stems, excerpt, words
 
 PASS, CONCERN, BLOCKER, MISSING, NOT_COVERED = (
     "pass", "concern", "blocker", "missing evidence", "not covered",
@@ -48,13 +48,6 @@ GENERIC = frozenset(
 def inert(text: str) -> str:
     """User text made safe to quote in a lane: one line, and no bracket that could read as a citation."""
     return " ".join(text.split()).replace("[", "(").replace("]", ")")
-
-
-def _clip(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    return flat[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
 
 @dataclass(frozen=True)
@@ -178,7 +171,7 @@ def uploaded_lane(request: ProviderRequest, terms: list[str]) -> str:
     paragraphs = []
     for ref in request.uploaded_refs:
         quoted = best_sentences(ref.text, terms, limit=1)
-        quote = inert(_clip(quoted[0] if quoted else ref.text, QUOTE_CHARS))
+        quote = inert(excerpt(quoted[0] if quoted else ref.text, QUOTE_CHARS))
         paragraphs.append(f'{_where(ref)}: "{quote}" [{ref.citation_id}]')
     return "\n\n".join(paragraphs)
 
@@ -199,7 +192,7 @@ def assessment_lane(request: ProviderRequest, found: list[Finding]) -> str:
                 f"excerpts sent {p_all}; no package finding is made about it."
             )
             continue
-        crit = f'"{_clip(f.criterion.sentence, CRITERION_CHARS)}" [{f.criterion.pid}]'
+        crit = f'"{excerpt(f.criterion.sentence, CRITERION_CHARS)}" [{f.criterion.pid}]'
         if f.label == PASS:
             lines.append(
                 f"- {PASS}: {crit} is addressed in {_where(refs[f.u_ids[0]])} {_ids(f.u_ids)} "
@@ -248,7 +241,7 @@ def missing_lane(request: ProviderRequest, found: list[Finding]) -> str:
         absent = f": not found in the upload: {', '.join(f.missing[:6])}" if f.missing else ""
         lines.append(
             f"- {_NEED[f.label]} for [{criterion.pid}] "
-            f'"{_clip(criterion.sentence, 90)}"{absent}.'
+            f'"{excerpt(criterion.sentence, 90)}"{absent}.'
         )
     for f in found:
         if f.label == NOT_COVERED:

@@ -7,8 +7,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant import citations, lanes, prompt, services, tokens
+from assistant import citations, lanes, prompt, services
 from assistant.prompt import SourceRef
+from core import tokens
 
 
 def _ref(cid: str, title: str, text: str, meta: dict[str, str]) -> SourceRef:

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from assistant import context_pack
 from assistant.package import load_package
-from assistant.retrieval import Index, content_stems
+from assistant.retrieval import Index
+from core.text import content_stems
 from tests.conftest import write_artifact
 
 

@@ -11,12 +11,13 @@ from collections.abc import Sequence
 import pytest
 
 from assistant import retrieval
-from assistant.retrieval import PHRASE_PREFIX, Expansion, Index, row_tokens, stems
+from assistant.retrieval import PHRASE_PREFIX, Expansion, Index, row_tokens
+from core.text import stemmed_stopwords, stems
 
 
 def reference_expand(e: Expansion, seq: Sequence[str]) -> list[str]:
     extra: list[str] = []
-    stop = retrieval._STEMMED_STOPWORDS()
+    stop = stemmed_stopwords()
     for alt, canonical in e.synonyms.items():
         n = len(alt)
         for i in range(len(seq) - n + 1):

@@ -7,7 +7,7 @@ from assistant.modes import Mode
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.providers import review
 from assistant.providers.deterministic import DeterministicProvider
-from assistant.retrieval import content_stems
+from core.text import content_stems
 
 
 def _p(cid: str, text: str) -> SourceRef:

@@ -6,7 +6,7 @@ from assistant import citations, lanes, sentences
 from assistant.modes import Mode
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.providers.deterministic import DeterministicProvider
-from assistant.retrieval import content_stems
+from core.text import content_stems
 
 
 def test_shared_analysis_quotes_exactly_what_a_fresh_analysis_quotes(built_sample_pack):

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from core import netguard
 from registry_review import validation as v
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "docs" / "current_source_registry_template.json"
@@ -359,7 +360,7 @@ def test_punycode_hosts_are_plain_dns_names():
     ],
 )
 def test_is_public_address_unwraps_embedded_ipv4(address, public):
-    assert v.is_public_address(ipaddress.ip_address(address)) is public
+    assert netguard.is_public_address(ipaddress.ip_address(address)) is public
 
 
 # --------------------------------------------------------------------------- URLs and scope
@@ -443,12 +444,12 @@ def test_allowed_path_prefix_rules(prefix, code):
 
 
 def test_prefix_is_segment_aware():
-    assert v.path_within_prefix("/docs", "/docs")
-    assert v.path_within_prefix("/docs/", "/docs")
-    assert v.path_within_prefix("/docs/a/b", "/docs/")
-    assert not v.path_within_prefix("/docs-evil", "/docs")
-    assert not v.path_within_prefix("/docsx/a", "/docs")
-    assert v.path_within_prefix("/anything", "/")
+    assert netguard.path_within_prefix("/docs", "/docs")
+    assert netguard.path_within_prefix("/docs/", "/docs")
+    assert netguard.path_within_prefix("/docs/a/b", "/docs/")
+    assert not netguard.path_within_prefix("/docs-evil", "/docs")
+    assert not netguard.path_within_prefix("/docsx/a", "/docs")
+    assert netguard.path_within_prefix("/anything", "/")
 
 
 @pytest.mark.parametrize(
@@ -464,7 +465,7 @@ def test_prefix_is_segment_aware():
     ],
 )
 def test_normalise_path(raw, normalised):
-    assert v.normalise_path(raw) == normalised
+    assert netguard.normalise_path(raw) == normalised
 
 
 def test_explicitly_allowed_port(settings):
@@ -479,7 +480,7 @@ def test_explicitly_allowed_port(settings):
 
 
 def test_check_url_in_scope_for_redirect_targets():
-    ok, reason = v.check_url_in_scope(
+    ok, reason = netguard.check_url_in_scope(
         "https://docs.framework-guide.org/guide/next?page=2",
         allowed_origin="https://docs.framework-guide.org",
         allowed_path_prefix="/guide",
@@ -492,7 +493,7 @@ def test_check_url_in_scope_for_redirect_targets():
         "https://169.254.169.254/guide/x",
         "https://docs.framework-guide.org.evil.org/guide/x",
     ):
-        ok, reason = v.check_url_in_scope(
+        ok, reason = netguard.check_url_in_scope(
             target, allowed_origin="https://docs.framework-guide.org", allowed_path_prefix="/guide"
         )
         assert ok is None and reason
@@ -640,7 +641,7 @@ def test_property_no_url_spelling_reaches_a_non_global_target_or_leaves_the_pref
             except (httpx.InvalidURL, ValueError):  # httpx refused it; nothing to compare
                 continue
             origin = f"https://[{host}]" if ":" in host else f"https://{host}"
-        checked, reason = v.check_url_in_scope(url, allowed_origin=origin, allowed_path_prefix=prefix,
+        checked, reason = netguard.check_url_in_scope(url, allowed_origin=origin, allowed_path_prefix=prefix,
                                                allowed_ports=frozenset())
         if checked is None:
             assert reason and not v._CONTROL_RE.search(reason)
@@ -658,7 +659,7 @@ def test_property_no_redirect_location_escapes_once_joined(location):
         target = str(_httpx_url("https://docs.framework-guide.org/guide/page", join=location))
     except (httpx.InvalidURL, ValueError):
         return  # the fetcher maps these to "redirected to a malformed URL"
-    checked, _ = v.check_url_in_scope(target, allowed_origin="https://docs.framework-guide.org",
+    checked, _ = netguard.check_url_in_scope(target, allowed_origin="https://docs.framework-guide.org",
                                       allowed_path_prefix="/guide", allowed_ports=frozenset())
     if checked is not None:
         _assert_safe_target(checked, prefix="/guide")
@@ -697,7 +698,7 @@ def test_property_any_json_registry_is_reported_never_raised(data, production):
             assert issue.message and not v._CONTROL_RE.search(issue.message)
         for rec in report.valid_records:
             # the fetcher's own check agrees with the validator, and the target is safe
-            again, _ = v.check_url_in_scope(rec.url, allowed_origin=rec.allowed_origin,
+            again, _ = netguard.check_url_in_scope(rec.url, allowed_origin=rec.allowed_origin,
                                             allowed_path_prefix=rec.allowed_path_prefix, allowed_ports=frozenset())
             assert again == rec.url
             _assert_safe_target(rec.url, prefix=rec.allowed_path_prefix)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assistant import tokens
+from core import tokens
 from tests.uploads.helpers import sources_from
 from uploads import selection
 

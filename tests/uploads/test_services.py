@@ -113,7 +113,7 @@ def test_resolve_keeps_order_and_rejects_unknown_ids() -> None:
     services.add_file(session=session, owner="1", data=b"two", filename="2.txt")
     found = services.resolve(session=session, owner="1", ids=["session-file-002", "session-file-001"])
     assert [s.session_source_id for s in found] == ["session-file-002", "session-file-001"]
-    from assistant.api_errors import ApplicationError
+    from core.errors import ApplicationError
 
     with pytest.raises(ApplicationError) as info:
         services.resolve(session=session, owner="2", ids=["session-file-001"])

@@ -9,8 +9,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from assistant import services
-from assistant.api_errors import ApplicationError
 from assistant.modes import Mode
+from core.errors import ApplicationError
 from uploads import services as uploads
 
 

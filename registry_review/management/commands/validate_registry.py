@@ -9,9 +9,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from assistant.api_errors import ApplicationError
+from core.errors import ApplicationError
+from core.netguard import Issue
 from registry_review import services
-from registry_review.validation import Issue
 
 # Exit status: 0 valid or empty, 1 invalid (or, with --require-sources, empty), 2 usage errors.
 

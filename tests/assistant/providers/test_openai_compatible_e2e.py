@@ -17,7 +17,7 @@ import pytest
 import trustme
 from django.test import override_settings
 
-from assistant import lanes, tokens
+from assistant import lanes
 from assistant.current import base as current_base
 from assistant.current.base import (
     RETRIEVED,
@@ -28,6 +28,7 @@ from assistant.current.base import (
 from assistant.modes import Mode
 from assistant.prompt import ProviderRequest
 from assistant.providers.openai_compatible import OpenAICompatibleProvider
+from core import tokens
 from tests.assistant.providers import gateway as gw
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """Token counting works offline with the shipped cl100k_base encoding."""
 
-from assistant import tokens
+from core import tokens
 
 
 def test_offline_encoding_counts_known_text() -> None:
