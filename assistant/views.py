@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
@@ -15,11 +14,9 @@ from assistant import reader as package_reader
 from assistant.forms import ChatForm
 from assistant.modes import MODE_DISPLAY_NAMES, Mode
 from assistant.throttling import throttle_posts
+from assistant.types import Run
 from core.errors import ApplicationError
 from uploads import services as uploads
-
-if TYPE_CHECKING:
-    from assistant.types import Run
 
 CURRENT_GROUP_NOTE = (
     "Current/public sources are not package authority. They are cited separately, may be stale, "

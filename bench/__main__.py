@@ -97,9 +97,9 @@ def _startup(report: Report, app: harness.App, plan: dict[str, object]) -> None:
         )
     elif app_wall < drf_wall:
         report.notes.append(
-            f"The app starts faster than the bare Django + DRF project. {drf_note} The app defers "
-            "those it does not need to serve a request, and its own feature services, to first use "
-            "(aicd/lazy_imports.py); the first-answer row includes them."
+            f"The app starts faster than the bare Django + DRF project. {drf_note} Heavy "
+            "optional libraries (bm25s/numpy, the Markdown parser, pypdf, python-docx) are imported "
+            "where they are used; the first-answer row includes them."
         )
 
 
@@ -214,8 +214,8 @@ target is there to be read beside the others.
 - **start-up**: wall time from spawning Python to the first response of the project's WSGI
   module (`aicd.wsgi`, `bare.wsgi`: what gunicorn loads) in that process. The app answers
   `GET /api/health` for a token (settings, apps, middleware, the URLconf with every view, DRF,
-  one token query); the feature services and the libraries only they use are deferred to
-  first use (`aicd/lazy_imports.py`), so their cost is in "first answer". The baseline is a
+  one token query); the heavy optional libraries only a feature uses are imported inside the
+  functions that need them, so their cost is in "first answer". The baseline is a
   project fresh from `django-admin startproject` (DEBUG off) with one view; a second baseline adds
   `rest_framework` to that project and serves the view as a DRF `APIView`. Both projects are
   byte-compiled ahead (`python -m compileall`, as `make serve` does), so neither compiles

@@ -20,15 +20,10 @@ class RegistrySubmissionForm(forms.Form):
         ),
     )
     registry_file = forms.FileField(
+        label=f"… or upload a .json file (up to {services.limit_label()})",
         required=False,
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["registry_file"].label = (
-            f"… or upload a .json file (up to {services.limit_label()})"
-        )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

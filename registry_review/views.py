@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth.decorators import permission_required
 from django.http import HttpRequest, HttpResponse
@@ -19,9 +19,7 @@ from registry_review import services
 from registry_review.forms import RegistrySubmissionForm
 from registry_review.models import PERMISSION
 from registry_review.uploads import BoundedMemoryUploadHandler
-
-if TYPE_CHECKING:
-    from registry_review.validation import RecordReport
+from registry_review.validation import RecordReport
 
 TEMPLATE = "registry_review/review.html"
 # Long values are cut for the table; the full normalised JSON is shown separately.

@@ -8,6 +8,9 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.checks import CheckMessage, Tags, Warning, register
 
+from assistant.providers.base import ProviderError
+from assistant.providers.openai_compatible import load_config
+
 LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1"}
 
 
@@ -19,9 +22,6 @@ def provider_configuration(app_configs: Any = None, **kwargs: Any) -> list[Check
     """
     if settings.AICD_PROVIDER != "openai_compatible":
         return []
-    from assistant.providers.base import ProviderError
-    from assistant.providers.openai_compatible import load_config
-
     try:
         load_config()
     except ProviderError as exc:
