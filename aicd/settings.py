@@ -204,8 +204,6 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # The views' @documented annotations become @extend_schema here, only when a schema is built.
-    "PREPROCESSING_HOOKS": ["aicd.openapi.apply_documentation"],
 }
 
 # Content Security Policy: no inline script or style, no connections off the app's origin.

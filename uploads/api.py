@@ -8,13 +8,13 @@ from typing import Any
 from django.contrib.auth.decorators import login_not_required
 from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from aicd.openapi import documented
 from aicd.throttling import SharedScopedRateThrottle
 from core.errors import ApplicationError
 from core.openapi import error_responses
@@ -52,10 +52,10 @@ class SessionSourcesView(APIView):
     throttle_scope = "uploads"
     parser_classes = [PasteJSONParser, MultiPartParser]
 
-    @documented(lambda: {
-        "responses": {200: OpenApiTypes.OBJECT, **error_responses(401, 403, 429)},
-        "operation_id": "session_sources_list",
-    })
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, **error_responses(401, 403, 429)},
+        operation_id="session_sources_list",
+    )
     def get(self, request: Request) -> Response:
         view = services.overview(session=request.session, owner=owner_of(request))
         return Response(
@@ -71,15 +71,15 @@ class SessionSourcesView(APIView):
             }
         )
 
-    @documented(lambda: {
-        "request": {
+    @extend_schema(
+        request={
             "multipart/form-data": FileInputSerializer, "application/json": PasteInputSerializer
         },
-        "responses": {
+        responses={
             201: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415, 429)
         },
-        "operation_id": "session_sources_create",
-    })
+        operation_id="session_sources_create",
+    )
     def post(self, request: Request) -> Response:
         if (request.content_type or "").startswith("multipart/"):
             if len(request.FILES.getlist("file")) > 1:
@@ -102,10 +102,10 @@ class SessionSourcesView(APIView):
             )
         return Response(record.to_dict(), status=status.HTTP_201_CREATED)
 
-    @documented(lambda: {
-        "responses": {204: None, **error_responses(401, 403, 429)},
-        "operation_id": "session_sources_clear",
-    })
+    @extend_schema(
+        responses={204: None, **error_responses(401, 403, 429)},
+        operation_id="session_sources_clear",
+    )
     def delete(self, request: Request) -> Response:
         services.clear(session=request.session, owner=owner_of(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -118,10 +118,10 @@ class SessionSourceDetailView(APIView):
     throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "uploads"
 
-    @documented(lambda: {
-        "responses": {204: None, **error_responses(401, 403, 404, 429)},
-        "operation_id": "session_sources_remove",
-    })
+    @extend_schema(
+        responses={204: None, **error_responses(401, 403, 404, 429)},
+        operation_id="session_sources_remove",
+    )
     def delete(self, request: Request, source_id: str) -> Response:
         services.remove(session=request.session, owner=owner_of(request), source_id=source_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
