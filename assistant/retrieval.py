@@ -7,6 +7,7 @@ import json
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,8 +23,6 @@ TITLE_WEIGHT = 2
 TOPIC_WEIGHTS = {"glossary": 0.6}
 MIN_TYPO_LENGTH = 5
 SUPPORT_DEPTH = 3
-# Up to this many rows, each row's index tokens are held as a set (a few MiB at most).
-ROW_SETS_MAX_ROWS = 2000
 PHRASE_PREFIX = "ph_"
 
 @dataclass(frozen=True)
@@ -67,7 +66,7 @@ class Expansion:
     def phrase_tokens(self, seq: Sequence[str]) -> list[str]:
         """Phrase tokens for every glossary phrase found in a stemmed word sequence."""
         found: list[str] = []
-        by_first = self._phrases_by_first()
+        by_first = self._phrases_by_first
         if not by_first:
             return found
         for i, word in enumerate(seq):
@@ -76,29 +75,30 @@ class Expansion:
                     found.append(PHRASE_PREFIX + "_".join(phrase))
         return found
 
+    @cached_property
     def _phrases_by_first(self) -> dict[str, tuple[tuple[str, ...], ...]]:
-        cached = self.__dict__.get("_by_first")
-        if cached is None:
-            grouped: dict[str, list[tuple[str, ...]]] = {}
-            for phrase in self.phrases:
-                grouped.setdefault(phrase[0], []).append(phrase)
-            cached = {k: tuple(v) for k, v in grouped.items()}
-            object.__setattr__(self, "_by_first", cached)
-        return cached
+        grouped: dict[str, list[tuple[str, ...]]] = {}
+        for phrase in self.phrases:
+            grouped.setdefault(phrase[0], []).append(phrase)
+        return {k: tuple(v) for k, v in grouped.items()}
+
+    @cached_property
+    def _synonyms_by_first(self) -> dict[str, tuple[int, ...]]:
+        """Positions in ``self.synonyms`` of the synonyms starting with each word."""
+        grouped: dict[str, list[int]] = {}
+        for position, alt in enumerate(self.synonyms):
+            grouped.setdefault(alt[0], []).append(position)
+        return {word: tuple(positions) for word, positions in grouped.items()}
+
+    @cached_property
+    def _synonym_items(self) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+        return tuple(self.synonyms.items())
 
     def _synonyms_in(self, seq: Sequence[str]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
         """The synonyms whose first word occurs in ``seq``, in ``self.synonyms`` order."""
-        by_first = self.__dict__.get("_synonyms_by_first")
-        if by_first is None:
-            grouped: dict[str, list[int]] = {}
-            for position, alt in enumerate(self.synonyms):
-                grouped.setdefault(alt[0], []).append(position)
-            by_first = {word: tuple(positions) for word, positions in grouped.items()}
-            object.__setattr__(self, "_synonyms_by_first", by_first)
-            object.__setattr__(self, "_synonym_items", tuple(self.synonyms.items()))
-        items = self.__dict__["_synonym_items"]
+        by_first = self._synonyms_by_first
         positions = sorted(p for word in set(seq) for p in by_first.get(word, ()))
-        return [items[p] for p in positions]
+        return [self._synonym_items[p] for p in positions]
 
     def expansions_by_word(self, seq: Sequence[str]) -> dict[str, set[str]]:
         """For each query word inside a synonym occurrence, the canonical tokens it expands to."""
@@ -141,11 +141,6 @@ def row_tokens(row: PackageRow, expansion: Expansion) -> list[str]:
         + analyze(row.heading, expansion) * HEADING_WEIGHT
         + analyze(row.title, expansion) * TITLE_WEIGHT
     )
-
-
-def query_tokens(question: str, expansion: Expansion) -> list[str]:
-    """Query-side tokens: content stems, phrase tokens and glossary synonym expansions."""
-    return _query_tokens_from(stems(question), expansion)
 
 
 def _query_tokens_from(seq: Sequence[str], expansion: Expansion) -> list[str]:
@@ -223,6 +218,8 @@ class Index:
         self.expansion = expansion
         self._bm25 = bm25
         self.doc_freq = doc_freq
+        # Row id -> the row's index tokens, analysed the first time the row leads a search.
+        self._row_terms: dict[int, frozenset[str]] = {}
 
     @classmethod
     def build(cls, rows: Sequence[PackageRow], expansion: Expansion) -> Index:
@@ -259,9 +256,6 @@ class Index:
             return None
         n = len(self.rows)
         return math.log((n - df + 0.5) / (df + 0.5) + 1.0)
-
-    def vocabulary(self) -> Iterable[str]:
-        return (t for t in self._bm25.vocab_dict if t)
 
     def correct(self, stem: str) -> str:
         """A stem the package never uses, corrected to the most common package stem one edit away."""
@@ -320,7 +314,7 @@ class Index:
         scores = self._bm25.get_scores(known)
         depth = min(len(self.rows), max(k * 3, 20))
         best = np.argpartition(scores, -depth)[-depth:]
-        weights = self._topic_weights()
+        weights = self._topic_weights
         ranked = [
             (score * weights[doc_id], doc_id)
             for score, doc_id in zip(scores[best].tolist(), best.tolist(), strict=True)
@@ -329,69 +323,24 @@ class Index:
         ranked.sort(key=lambda pair: (-pair[0], pair[1]))
         return ranked[:k]
 
+    @cached_property
     def _topic_weights(self) -> list[float]:
-        cached: list[float] | None = self.__dict__.get("_weights")
-        if cached is None:
-            cached = [TOPIC_WEIGHTS.get(row.topic, 1.0) for row in self.rows]
-            self.__dict__["_weights"] = cached
-        return cached
+        return [TOPIC_WEIGHTS.get(row.topic, 1.0) for row in self.rows]
 
     def _terms_in_rows(self, doc_ids: list[int], terms: Iterable[str]) -> list[list[str]]:
         """For each row, those of ``terms`` that are among its index tokens (``row_tokens``).
 
-        A package of up to ``ROW_SETS_MAX_ROWS`` rows keeps each row's tokens as a set, analysed
-        once per process: a set lookup per term. A larger one reads the index's postings, which
-        hold exactly the rows each token occurs in (a binary search per term), instead of
-        analysing rows again; the same answer either way.
+        A row's tokens are analysed once per process, when it first leads a search.
         """
-        row_sets = self._row_token_sets()
-        if row_sets is not None:
-            return [[t for t in terms if t in row_sets[d]] for d in doc_ids]
-        postings = self._postings()
-        if postings is None:
-            analysed = [set(row_tokens(self.rows[d], self.expansion)) for d in doc_ids]
-            return [[t for t in terms if t in row_terms] for row_terms in analysed]
-        import numpy as np
+        wanted = list(terms)
+        return [[t for t in wanted if t in self._tokens_of(d)] for d in doc_ids]
 
-        vocab = self._bm25.vocab_dict
-        indptr, indices = postings
-        wanted = np.asarray(doc_ids, dtype=indices.dtype)
-        found: list[list[str]] = [[] for _ in doc_ids]
-        for term in terms:
-            token_id = vocab.get(term)
-            if token_id is None or not term:
-                continue
-            rows_with_term = indices[int(indptr[token_id]) : int(indptr[token_id + 1])]
-            if not len(rows_with_term):
-                continue
-            at = np.minimum(np.searchsorted(rows_with_term, wanted), len(rows_with_term) - 1)
-            for i in np.flatnonzero(rows_with_term[at] == wanted):
-                found[int(i)].append(term)
-        return found
-
-    def _row_token_sets(self) -> list[frozenset[str]] | None:
-        """Each row's ``row_tokens`` as a set, for a package of at most ``ROW_SETS_MAX_ROWS`` rows."""
-        if "_row_sets" not in self.__dict__:
-            small = len(self.rows) <= ROW_SETS_MAX_ROWS
-            sets = [frozenset(row_tokens(r, self.expansion)) for r in self.rows] if small else False
-            self.__dict__["_row_sets"] = sets
-        row_sets: list[frozenset[str]] | bool = self.__dict__["_row_sets"]
-        return row_sets if isinstance(row_sets, list) else None
-
-    def _postings(self) -> tuple[Any, Any] | None:
-        """The index's (indptr, indices) when every token's row list is sorted, else None."""
-        cached = self.__dict__.get("_postings_checked")
-        if cached is None:
-            import numpy as np
-
-            scores = self._bm25.scores
-            indptr, indices = scores["indptr"], scores["indices"]
-            steps = np.diff(indices.astype(np.int64))
-            column_starts = indptr[1:-1][(indptr[1:-1] > 0) & (indptr[1:-1] < len(indices))] - 1
-            steps[column_starts] = 1  # a new token's list may start anywhere
-            cached = (indptr, indices) if bool(np.all(steps > 0)) else False
-            self.__dict__["_postings_checked"] = cached
-        return cached if isinstance(cached, tuple) else None
+    def _tokens_of(self, doc_id: int) -> frozenset[str]:
+        tokens = self._row_terms.get(doc_id)
+        if tokens is None:
+            tokens = frozenset(row_tokens(self.rows[doc_id], self.expansion))
+            self._row_terms[doc_id] = tokens
+        return tokens
 
     def _question_words(self, seq: Sequence[str]) -> tuple[list[str], dict[str, set[str]]]:
         """The question's distinct content stems, and the glossary terms each expands to."""
