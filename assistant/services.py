@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from assistant import answer_check, conflict, lanes, policy, prompt
 from assistant import citations as records
-from assistant import conflict, gate, lanes, policy, prompt
 from assistant import telemetry as tm
 from assistant.context_pack import get_context_pack
 from assistant.current.base import (
@@ -117,7 +117,7 @@ def answer(
             upload=upload,
         )
     usage = _with_completion(usage, response)
-    verdict = gate.verify(response.text, request)
+    verdict = answer_check.verify(response.text, request)
     if not verdict.ok:
         message = "The provider's answer did not pass verification and is not shown: " + "; ".join(
             verdict.problems

@@ -16,9 +16,9 @@ from django.views.decorators.http import require_http_methods
 from core.errors import ApplicationError
 from core.text import clip
 from registry_review import services
+from registry_review.file_handler import BoundedMemoryUploadHandler
 from registry_review.forms import RegistrySubmissionForm
 from registry_review.models import PERMISSION
-from registry_review.uploads import BoundedMemoryUploadHandler
 from registry_review.validation import RecordReport
 
 TEMPLATE = "registry_review/review.html"

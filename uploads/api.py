@@ -20,7 +20,7 @@ from core.errors import ApplicationError
 from core.openapi import error_responses
 from uploads import services
 from uploads.limits import LIMITS
-from uploads.refusals import Reason, SourceRefused
+from uploads.rejections import Reason, SourceRefused
 from uploads.serializers import FileInputSerializer, PasteInputSerializer
 
 PASTE_BODY_BYTES = LIMITS.paste_chars * 6 + LIMITS.title_chars * 6 + 1024

@@ -20,7 +20,7 @@ from uploads.extraction import extension, extract_paste, extract_upload
 from uploads.extraction.common import clean_inline
 from uploads.extraction.dispatch import SUPPORTED_EXTENSIONS, size_words
 from uploads.limits import LIMITS, Limits, file_limit_bytes, human_bytes
-from uploads.refusals import Reason, refuse
+from uploads.rejections import Reason, refuse
 from uploads.store import SessionSourceStore, Totals
 from uploads.types import (
     CLASSIFICATION_LABEL,

@@ -5,9 +5,8 @@ With uploaded session sources it adds the structured review lanes (assistant.pro
 
 from __future__ import annotations
 
-from assistant import conflict, lanes
+from assistant import conflict, lanes, review
 from assistant.prompt import ProviderRequest, SourceRef
-from assistant.providers import review
 from assistant.providers.base import BaseProvider, ProviderResponse
 from assistant.sentences import best_sentences
 from core.text import content_stems

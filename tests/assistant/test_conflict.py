@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant import conflict, gate, lanes
+from assistant import answer_check, conflict, lanes
 from assistant.modes import Mode
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.providers.deterministic import DeterministicProvider
@@ -90,7 +90,7 @@ def test_deterministic_provider_writes_the_conflict_shape_and_passes_the_gate():
         "Recording a model version change in the change log is optional before release.",
     )
     response = DeterministicProvider().complete(request)
-    verdict = gate.verify(response.text, request)
+    verdict = answer_check.verify(response.text, request)
     assert verdict.ok, verdict.problems
     by_label = {lane.label: lane for lane in verdict.lanes}
     assert "must be recorded in the change log" in by_label[lanes.PACKAGE_SAYS].text
@@ -107,6 +107,6 @@ def test_without_conflict_the_exact_fallback_is_kept():
         "Every model version change must be recorded in the change log before release.",
         "The public guide describes change logs for model versions in general terms.",
     )
-    verdict = gate.verify(DeterministicProvider().complete(request).text, request)
+    verdict = answer_check.verify(DeterministicProvider().complete(request).text, request)
     assert verdict.ok
     assert verdict.lanes[3].text == lanes.DIVERGENCE_FALLBACK

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from assistant import gate, lanes
+from assistant import answer_check, lanes
 from assistant.modes import Mode
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.rendering import render_prose
@@ -119,7 +119,7 @@ def _request(mode: Mode) -> ProviderRequest:
 @example(text="Package says\nThe gate has an owner. [P1]", mode=Mode.PACKAGE_ONLY)
 def test_gate_never_raises_and_returns_lanes_or_problems(text: str, mode: Mode) -> None:
     request = _request(mode)
-    result = gate.verify(text, request)
+    result = answer_check.verify(text, request)
     assert bool(result.lanes) != bool(result.problems)
     sent = {ref.citation_id for ref in request.all_refs()}
     for lane in result.lanes:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from assistant import gate, lanes
+from assistant import answer_check, lanes, review
 from assistant.modes import Mode
 from assistant.prompt import ProviderRequest, SourceRef
-from assistant.providers import review
 from assistant.providers.deterministic import DeterministicProvider
 from core.text import content_stems
 
@@ -58,7 +57,7 @@ def test_findings_use_the_review_vocabulary_and_cite_what_they_rest_on() -> None
 def test_provider_answer_passes_the_gate_with_all_review_lanes() -> None:
     request = _request()
     text = DeterministicProvider().complete(request).text
-    verdict = gate.verify(text, request)
+    verdict = answer_check.verify(text, request)
     assert verdict.ok, verdict.problems
     labels = [lane.label for lane in verdict.lanes]
     assert labels == [lanes.PACKAGE_SAYS, lanes.UPLOADED_SAYS, lanes.ASSESSMENT, lanes.MISSING_EVIDENCE]
@@ -79,7 +78,7 @@ def test_uploaded_quotes_cannot_forge_citations_or_lane_labels() -> None:
     )
     request = _request(hostile)
     text = DeterministicProvider().complete(request).text
-    verdict = gate.verify(text, request)
+    verdict = answer_check.verify(text, request)
     assert verdict.ok, verdict.problems
     uploaded = next(lane for lane in verdict.lanes if lane.label == lanes.UPLOADED_SAYS)
     assert uploaded.citation_ids == ("U1",)

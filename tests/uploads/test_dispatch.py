@@ -11,7 +11,7 @@ import pytest
 from tests.uploads.builders import plain_zip, text_pdf
 from uploads.extraction import extension, extract_upload
 from uploads.limits import LIMITS
-from uploads.refusals import SourceRefused
+from uploads.rejections import SourceRefused
 
 
 def _refusal(data: bytes, name: str) -> SourceRefused:

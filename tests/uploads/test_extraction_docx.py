@@ -12,7 +12,7 @@ from docx.oxml.ns import nsdecls
 from tests.uploads.builders import docx_bytes, docx_of_size, plain_zip, rewrite_zip
 from uploads.extraction import extract_upload
 from uploads.limits import LIMITS
-from uploads.refusals import SourceRefused
+from uploads.rejections import SourceRefused
 from uploads.segments import OPENING_SECTION, segments_of
 from uploads.types import Anchor
 

@@ -17,7 +17,7 @@ dispatch = pytest.importorskip(
     "uploads.extraction.dispatch", reason="the upload extractors (branch `uploads`) are not in this tree"
 )
 from uploads.limits import LIMITS  # noqa: E402
-from uploads.refusals import Reason, SourceRefused  # noqa: E402
+from uploads.rejections import Reason, SourceRefused  # noqa: E402
 
 
 def _pdf() -> bytes:

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from uploads.extraction import extract_upload
-from uploads.extraction.json import max_depth
+from uploads.extraction.json_source import max_depth
 from uploads.limits import LIMITS
-from uploads.refusals import SourceRefused
+from uploads.rejections import SourceRefused
 from uploads.segments import segments_of
 from uploads.types import Anchor
 

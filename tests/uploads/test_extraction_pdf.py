@@ -12,7 +12,7 @@ from tests.uploads.builders import build_pdf, text_content, text_pdf, text_pdf_o
 from uploads.extraction import extract_upload
 from uploads.extraction.pdf import STREAM_OUTPUT_BYTES
 from uploads.limits import LIMITS
-from uploads.refusals import SourceRefused
+from uploads.rejections import SourceRefused
 from uploads.segments import segments_of
 from uploads.types import Anchor
 

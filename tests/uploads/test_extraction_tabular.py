@@ -7,7 +7,7 @@ import pytest
 from uploads import selection
 from uploads.extraction import extract_upload
 from uploads.limits import LIMITS
-from uploads.refusals import SourceRefused
+from uploads.rejections import SourceRefused
 from uploads.segments import segments_of
 from uploads.types import Anchor
 

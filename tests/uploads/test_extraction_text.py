@@ -6,7 +6,7 @@ import pytest
 
 from uploads.extraction import extract_paste, extract_upload
 from uploads.limits import LIMITS
-from uploads.refusals import SourceRefused
+from uploads.rejections import SourceRefused
 from uploads.segments import segments_of
 from uploads.types import Anchor
 

@@ -9,7 +9,7 @@ import pytest
 from tests.uploads.builders import text_pdf
 from uploads import services
 from uploads.limits import LIMITS, MB
-from uploads.refusals import SourceRefused
+from uploads.rejections import SourceRefused
 from uploads.store import SESSION_KEY
 
 RECORD_FIELDS = [

@@ -6,13 +6,13 @@ from pathlib import PurePosixPath
 
 from uploads.extraction.common import CharBudget
 from uploads.extraction.docx import PackageKind, extract_docx, inspect_package
-from uploads.extraction.json import extract_json
+from uploads.extraction.json_source import extract_json
 from uploads.extraction.pdf import extract_pdf
 from uploads.extraction.sniff import Kind, sniff
 from uploads.extraction.tabular import extract_table
 from uploads.extraction.text import extract_text
 from uploads.limits import LIMITS, Limits, file_limit_bytes, human_bytes
-from uploads.refusals import Reason, refuse
+from uploads.rejections import Reason, refuse
 from uploads.types import ExtractedText
 
 SUPPORTED_EXTENSIONS = ("txt", "md", "pdf", "docx", "csv", "tsv", "json")

@@ -18,7 +18,7 @@ from xml.etree import ElementTree  # noqa: S405 - parses only [Content_Types].xm
 
 from uploads.extraction.common import CharBudget, Deadline, clean_inline
 from uploads.limits import LIMITS, Limits
-from uploads.refusals import Reason, SourceRefused, refuse
+from uploads.rejections import Reason, SourceRefused, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 
 if TYPE_CHECKING:

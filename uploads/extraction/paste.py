@@ -5,7 +5,7 @@ from __future__ import annotations
 from uploads.extraction.dispatch import char_budget
 from uploads.extraction.text import from_string
 from uploads.limits import LIMITS, Limits
-from uploads.refusals import Reason, refuse
+from uploads.rejections import Reason, refuse
 from uploads.types import ExtractedText
 
 METHOD = "local_paste_extract"

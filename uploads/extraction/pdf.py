@@ -14,7 +14,7 @@ from typing import Any
 
 from uploads.extraction.common import CharBudget, Deadline, quality_problem, strip_invisible
 from uploads.limits import LIMITS, Limits
-from uploads.refusals import Reason, SourceRefused, refuse
+from uploads.rejections import Reason, SourceRefused, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 
 METHOD = "local_pdf_text_extract"

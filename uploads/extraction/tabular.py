@@ -11,7 +11,7 @@ import io
 
 from uploads.extraction.common import CharBudget, Deadline, clean_inline, decode, quality_problem
 from uploads.limits import LIMITS, Limits
-from uploads.refusals import Reason, refuse
+from uploads.rejections import Reason, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 
 METHOD = "local_csv_parse"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from uploads.extraction.common import CharBudget, decode, quality_problem, strip_invisible
-from uploads.refusals import Reason, refuse
+from uploads.rejections import Reason, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 
 METHOD = "local_text_extract"

@@ -13,7 +13,7 @@ from typing import Any
 
 from uploads.extraction.common import CharBudget, Deadline, clean_inline, decode
 from uploads.limits import LIMITS, Limits
-from uploads.refusals import Reason, refuse
+from uploads.rejections import Reason, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 
 METHOD = "local_json_parse"

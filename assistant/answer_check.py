@@ -1,4 +1,4 @@
-"""The answer gate: parses provider text into lanes and verifies lane shape and citation ids.
+"""The answer check: parses provider text into lanes and verifies lane shape and citation ids.
 
 Whatever a provider returns, a reviewer only sees lanes whose citations name sources that were
 actually sent, in the class the lane admits; anything else becomes a sanitized diagnostic.
