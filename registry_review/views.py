@@ -19,7 +19,7 @@ from registry_review import services
 from registry_review.file_handler import BoundedMemoryUploadHandler
 from registry_review.forms import RegistrySubmissionForm
 from registry_review.models import PERMISSION
-from registry_review.validation import RecordReport
+from registry_review.records import RecordReport
 
 TEMPLATE = "registry_review/review.html"
 # Long values are cut for the table; the full normalised JSON is shown separately.

@@ -22,7 +22,8 @@ from assistant.current.selection import select_sources
 from assistant.sentences import split_sentences
 from assistant.types import PackageRow
 from core.text import content_stems
-from registry_review.validation import RegistryReport, SourceRecord, configured_registry_report
+from registry_review.configured import configured_registry_report
+from registry_review.records import RegistryReport, SourceRecord
 
 logger = logging.getLogger("assistant.current")
 

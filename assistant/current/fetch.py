@@ -35,7 +35,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from core.netguard import check_url_in_scope, is_public_address
-from registry_review.validation import SourceRecord
+from registry_review.records import SourceRecord
 
 MAX_RESPONSE_BYTES = 1_000_000
 MAX_EXTRACTED_CHARS = 60_000

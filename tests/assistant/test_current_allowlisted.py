@@ -15,7 +15,8 @@ from assistant.current.allowlisted import (
 )
 from assistant.current.fetch import FetchedDocument, FetchError
 from assistant.types import PackageRow
-from registry_review.validation import SourceRecord, validate_registry_text
+from registry_review.records import SourceRecord
+from registry_review.validation import validate_registry_text
 
 ROW = PackageRow(
     row_id="r1", title="Risk", heading="Owners", text="Each risk has a named owner.", source_path="risk.md",

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from assistant.current import fetch
 from assistant.current.fetch import Fetcher, FetchError, FetchLimits
-from registry_review.validation import SourceRecord, validate_registry_data
+from registry_review.records import SourceRecord
+from registry_review.validation import validate_registry_data
 from tests.assistant.source_server import SOURCE_HOST, running_source_server, send
 
 LOOPBACK = ipaddress.ip_address("127.0.0.1")

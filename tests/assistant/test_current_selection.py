@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.current.selection import NIST_SOURCE_ID, matched_terms, select_sources
-from registry_review.validation import SourceRecord
+from registry_review.records import SourceRecord
 
 
 def rec(source_id: str, *terms: str) -> SourceRecord:

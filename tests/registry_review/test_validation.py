@@ -17,7 +17,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from core import netguard
+from registry_review import records
 from registry_review import validation as v
+from registry_review.configured import configured_registry_report
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "docs" / "current_source_registry_template.json"
 
@@ -39,11 +41,11 @@ def record(**overrides: object) -> dict[str, object]:
     return {k: val for k, val in base.items() if val is not ...}
 
 
-def check(*records: object, production: bool = True, **kw: object) -> v.RegistryReport:
+def check(*records: object, production: bool = True, **kw: object) -> records.RegistryReport:
     return v.validate_registry_text(json.dumps({"sources": list(records)}), production=production, **kw)
 
 
-def codes(report: v.RegistryReport, index: int = 0) -> set[str]:
+def codes(report: records.RegistryReport, index: int = 0) -> set[str]:
     return {i.code for i in report.records[index].errors}
 
 
@@ -139,9 +141,9 @@ def test_empty_registry(text):
 
 def test_unset_setting_is_empty(settings):
     settings.AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = ""
-    assert v.configured_registry_report().state == "empty"
+    assert configured_registry_report().state == "empty"
     settings.AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = TEMPLATE.read_text()
-    assert v.configured_registry_report().state == "valid"
+    assert configured_registry_report().state == "valid"
 
 
 @pytest.mark.parametrize("missing", v.REQUIRED_FIELDS)
