@@ -17,8 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant.current import fetch
+from assistant.current import fetch, page_text
 from assistant.current.fetch import Fetcher, FetchError, FetchLimits
+from core import netguard
 from registry_review.records import SourceRecord
 from registry_review.validation import validate_registry_data
 from tests.assistant.source_server import SOURCE_HOST, running_source_server, send
@@ -85,7 +86,7 @@ class Resolver:
 def fetcher(server, *, resolver=None, loopback_allowed: bool = True, **limits) -> Fetcher:
     return Fetcher(
         resolver=resolver or Resolver(),
-        peer_allowed=(lambda ip: ip == LOOPBACK) if loopback_allowed else fetch.is_public_address,
+        peer_allowed=(lambda ip: ip == LOOPBACK) if loopback_allowed else netguard.is_public_address,
         ssl_context=server.client_ssl_context,
         limits=FetchLimits(**limits) if limits else None,
         allowed_ports=frozenset({server.port}),
@@ -471,14 +472,14 @@ def test_transform_and_escape_codecs_are_not_character_sets(server, charset):
 )
 def test_the_web_character_sets_are_still_read(charset):
     body = "Plain guidance text that is long enough to keep around.".encode(charset)
-    assert fetch.extract_text(body, "text/plain", charset) == "Plain guidance text that is long enough to keep around."
+    assert page_text.extract_text(body, "text/plain", charset) == "Plain guidance text that is long enough to keep around."
 
 
 @pytest.mark.parametrize("charset", ["\x00", "utf-8\x00", "a" * 300, "", " "])
 def test_odd_charset_labels_never_raise_anything_but_fetch_error(charset):
     body = b"Plain guidance text that is long enough to keep around."
     try:
-        assert fetch.extract_text(body, "text/plain", charset).startswith("Plain guidance")
+        assert page_text.extract_text(body, "text/plain", charset).startswith("Plain guidance")
     except FetchError as exc:
         assert "character set" in exc.reason
 
@@ -502,7 +503,7 @@ def test_attribute_counting_ignores_quoted_values():
         f'<img alt="{"word " * 3_000}" src="data:image/png;base64,{"A" * 50_000}">'
         "<p>Owners review residual risk on a fixed schedule.</p></main></body></html>"
     )
-    assert fetch.extract_text(markup.encode(), "text/html", "utf-8") == "Owners review residual risk on a fixed schedule."
+    assert page_text.extract_text(markup.encode(), "text/html", "utf-8") == "Owners review residual risk on a fixed schedule."
 
 
 def test_a_many_attribute_limit_applies_per_element(server):
@@ -741,8 +742,8 @@ _MEDIA = st.sampled_from(sorted(fetch.ALLOWED_MEDIA_TYPES) + ["application/ld+js
 )
 def test_property_extraction_returns_text_or_fails_closed(body, media_type, charset):
     try:
-        text = fetch.extract_text(body, media_type, charset, max_chars=500)
+        text = page_text.extract_text(body, media_type, charset, max_chars=500)
     except FetchError as exc:
         assert exc.reason
     else:
-        assert isinstance(text, str) and fetch.MIN_TEXT_CHARS <= len(text) <= 500
+        assert isinstance(text, str) and page_text.MIN_TEXT_CHARS <= len(text) <= 500

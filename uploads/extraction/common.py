@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-import time
 import unicodedata
 from dataclasses import dataclass
 
+from core.deadline import Deadline
 from uploads.extraction.sniff import utf16_byte_order
 from uploads.rejections import Reason, refuse
 
@@ -88,17 +88,10 @@ class CharBudget:
             raise refuse(self.reason, self.message)
 
 
-class Deadline:
-    """An overall time bound for one extraction, checked between units of work."""
-
-    def __init__(self, seconds: float, what: str):
-        self.seconds = seconds
-        self.what = what
-        self.end = time.monotonic() + seconds
-
-    def check(self) -> None:
-        if time.monotonic() > self.end:
-            raise refuse(
-                Reason.TOO_LARGE,
-                f"Extracting this {self.what} took longer than the {self.seconds:g}-second limit.",
-            )
+def check_deadline(deadline: Deadline, what: str) -> None:
+    """Refuse the upload once extracting it has used up its time bound (checked between units)."""
+    if deadline.expired():
+        raise refuse(
+            Reason.TOO_LARGE,
+            f"Extracting this {what} took longer than the {deadline.seconds:g}-second limit.",
+        )

@@ -16,7 +16,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree  # noqa: S405 - parses only [Content_Types].xml after the DTD check
 
-from uploads.extraction.common import CharBudget, Deadline, clean_inline
+from core.deadline import Deadline
+from uploads.extraction.common import CharBudget, check_deadline, clean_inline
 from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, SourceRefused, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
@@ -185,13 +186,13 @@ def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
-    deadline = Deadline(limits.extraction_seconds, "Word document")
+    deadline = Deadline(limits.extraction_seconds)
     lines: list[str] = []
     headings: list[int] = []
     partial = False
     opening = False
     for block in document.iter_inner_content():
-        deadline.check()
+        check_deadline(deadline, "Word document")
         if isinstance(block, Paragraph):
             text = clean_inline(block.text)
             if not text:

@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from uploads.extraction.common import CharBudget, Deadline, quality_problem, strip_invisible
+from core.deadline import Deadline
+from uploads.extraction.common import CharBudget, check_deadline, quality_problem, strip_invisible
 from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, SourceRefused, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
@@ -50,7 +51,7 @@ def extract_pdf(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) -> 
     # pypdf is imported on the first PDF upload: start-up does not need it.
     from pypdf.errors import FileNotDecryptedError, LimitReachedError
 
-    deadline = Deadline(limits.extraction_seconds, "PDF")
+    deadline = Deadline(limits.extraction_seconds)
     try:
         with safety_limits():
             return _extract(data, budget=budget, limits=limits, deadline=deadline)
@@ -94,7 +95,7 @@ def _extract(data: bytes, *, budget: CharBudget, limits: Limits, deadline: Deadl
         )
     pages: list[str] = []
     for page in reader.pages:
-        deadline.check()
+        check_deadline(deadline, "PDF")
         raw = page.extract_text() or ""
         text = _normalise(raw)
         budget.take(len(text) + (1 if pages else 0))

@@ -9,7 +9,14 @@ from __future__ import annotations
 import csv
 import io
 
-from uploads.extraction.common import CharBudget, Deadline, clean_inline, decode, quality_problem
+from core.deadline import Deadline
+from uploads.extraction.common import (
+    CharBudget,
+    check_deadline,
+    clean_inline,
+    decode,
+    quality_problem,
+)
 from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
@@ -29,7 +36,7 @@ def extract_table(
         raise refuse(Reason.LOW_CONFIDENCE, f"The table is too garbled to cite reliably: {problem}.")
     dialect = "excel-tab" if file_type == "tsv" else "excel"
     reader = csv.reader(io.StringIO(decoded.text, newline=""), dialect=dialect, strict=True)
-    deadline = Deadline(limits.extraction_seconds, "table")
+    deadline = Deadline(limits.extraction_seconds)
     lines: list[str] = []
     width: int | None = None
     rows = 0
@@ -37,7 +44,7 @@ def extract_table(
     try:
         for number, record in enumerate(reader):
             if number % 500 == 0:
-                deadline.check()
+                check_deadline(deadline, "table")
             if len(record) > limits.tabular_columns:
                 raise refuse(
                     Reason.TOO_LARGE,
