@@ -14,8 +14,9 @@ from typing import Any
 
 from django.conf import settings
 
+from assistant.expansion import Expansion
 from assistant.package import Package, load_package, package_files, package_version
-from assistant.retrieval import Expansion, Index
+from assistant.retrieval import Index
 from assistant.types import PackageRow
 
 logger = logging.getLogger(__name__)

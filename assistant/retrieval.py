@@ -1,4 +1,4 @@
-"""Lexical retrieval over context-pack rows: BM25 (bm25s) with field weighting and glossary expansion."""
+"""Lexical retrieval over context-pack rows: the BM25 index (bm25s), field weighting, typo correction."""
 
 from __future__ import annotations
 
@@ -9,8 +9,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from assistant import support
+from assistant.expansion import Expansion
+from assistant.support import SupportThreshold
 from assistant.types import PackageRow
 from core.text import stemmed_stopwords, stems
 
@@ -23,110 +26,6 @@ TITLE_WEIGHT = 2
 TOPIC_WEIGHTS = {"glossary": 0.6}
 MIN_TYPO_LENGTH = 5
 SUPPORT_DEPTH = 3
-PHRASE_PREFIX = "ph_"
-
-@dataclass(frozen=True)
-class Expansion:
-    """Glossary-derived phrases and synonyms: the package's own vocabulary for query expansion."""
-
-    phrases: tuple[tuple[str, ...], ...]
-    synonyms: dict[tuple[str, ...], tuple[str, ...]]
-
-    @classmethod
-    def from_glossary(cls, glossary: dict[str, list[str]]) -> Expansion:
-        phrases: set[tuple[str, ...]] = set()
-        synonyms: dict[tuple[str, ...], tuple[str, ...]] = {}
-        for term, alternatives in glossary.items():
-            canonical = tuple(stems(term))
-            if not canonical:
-                continue
-            if len(canonical) > 1:
-                phrases.add(canonical)
-            for alternative in alternatives:
-                alt = tuple(stems(alternative))
-                if not alt or alt == canonical:
-                    continue
-                if len(alt) > 1:
-                    phrases.add(alt)
-                synonyms.setdefault(alt, canonical)
-        return cls(phrases=tuple(sorted(phrases, key=lambda p: (-len(p), p))), synonyms=synonyms)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "phrases": [list(p) for p in self.phrases],
-            "synonyms": [[list(k), list(v)] for k, v in sorted(self.synonyms.items())],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Expansion:
-        phrases = tuple(tuple(p) for p in data.get("phrases", []))
-        synonyms = {tuple(k): tuple(v) for k, v in data.get("synonyms", [])}
-        return cls(phrases=phrases, synonyms=synonyms)
-
-    def phrase_tokens(self, seq: Sequence[str]) -> list[str]:
-        """Phrase tokens for every glossary phrase found in a stemmed word sequence."""
-        found: list[str] = []
-        by_first = self._phrases_by_first
-        if not by_first:
-            return found
-        for i, word in enumerate(seq):
-            for phrase in by_first.get(word, ()):
-                if tuple(seq[i : i + len(phrase)]) == phrase:
-                    found.append(PHRASE_PREFIX + "_".join(phrase))
-        return found
-
-    @cached_property
-    def _phrases_by_first(self) -> dict[str, tuple[tuple[str, ...], ...]]:
-        grouped: dict[str, list[tuple[str, ...]]] = {}
-        for phrase in self.phrases:
-            grouped.setdefault(phrase[0], []).append(phrase)
-        return {k: tuple(v) for k, v in grouped.items()}
-
-    @cached_property
-    def _synonyms_by_first(self) -> dict[str, tuple[int, ...]]:
-        """Positions in ``self.synonyms`` of the synonyms starting with each word."""
-        grouped: dict[str, list[int]] = {}
-        for position, alt in enumerate(self.synonyms):
-            grouped.setdefault(alt[0], []).append(position)
-        return {word: tuple(positions) for word, positions in grouped.items()}
-
-    @cached_property
-    def _synonym_items(self) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
-        return tuple(self.synonyms.items())
-
-    def _synonyms_in(self, seq: Sequence[str]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-        """The synonyms whose first word occurs in ``seq``, in ``self.synonyms`` order."""
-        by_first = self._synonyms_by_first
-        positions = sorted(p for word in set(seq) for p in by_first.get(word, ()))
-        return [self._synonym_items[p] for p in positions]
-
-    def expansions_by_word(self, seq: Sequence[str]) -> dict[str, set[str]]:
-        """For each query word inside a synonym occurrence, the canonical tokens it expands to."""
-        out: dict[str, set[str]] = {}
-        for alt, canonical in self._synonyms_in(seq):
-            n = len(alt)
-            for i in range(len(seq) - n + 1):
-                if tuple(seq[i : i + n]) == alt:
-                    tokens = set(canonical)
-                    if len(canonical) > 1:
-                        tokens.add(PHRASE_PREFIX + "_".join(canonical))
-                    for word in alt:
-                        out.setdefault(word, set()).update(tokens)
-        return out
-
-    def expand(self, seq: Sequence[str]) -> list[str]:
-        """Canonical-term tokens for every synonym occurring in a stemmed word sequence."""
-        extra: list[str] = []
-        for alt, canonical in self._synonyms_in(seq):
-            n = len(alt)
-            for i in range(len(seq) - n + 1):
-                if tuple(seq[i : i + n]) == alt:
-                    extra.extend(s for s in canonical if s not in stemmed_stopwords())
-                    if len(canonical) > 1:
-                        extra.append(PHRASE_PREFIX + "_".join(canonical))
-                    break
-        return extra
-
 
 def analyze(text: str, expansion: Expansion) -> list[str]:
     """Index-side tokens of a text: content stems plus glossary phrase tokens."""
@@ -184,24 +83,6 @@ class SearchResult:
     @property
     def top(self) -> Hit | None:
         return self.hits[0] if self.hits else None
-
-
-@dataclass(frozen=True)
-class SupportThreshold:
-    """Calibrated minimum evidence for "package support".
-
-    ``coverage`` is the share of the question's informative weight (IDF of each distinct query
-    word, ``unknown_weight`` for words the package never uses) that the top row matches, and
-    ``coverage_top`` the share the leading rows match together (a question spanning two
-    sections); ``min_matched_weight`` asks for at least one reasonably specific word in common.
-    Calibrated on tests/eval/questions.jsonl: see docs/evaluation.md.
-    """
-
-    min_score: float = 1.0
-    min_coverage: float = 0.2
-    min_coverage_top: float = 0.45
-    min_matched_weight: float = 1.5
-    unknown_weight: float = 2.0
 
 
 class Index:
@@ -291,14 +172,16 @@ class Index:
             matched = tuple(sorted(leading[rank])) if rank < SUPPORT_DEPTH else ()
             hits.append(Hit(row=self.rows[doc_id], score=score, matched_terms=matched))
         top = hits[0]
-        words = self._question_words(seq)
-        coverage, matched_weight = self._coverage(words, set(top.matched_terms), threshold)
+        words = support.question_words(seq, self.expansion)
+        coverage, matched_weight = support.coverage(words, set(top.matched_terms), self.idf, threshold)
         union = {t for h in hits[:SUPPORT_DEPTH] for t in h.matched_terms}
-        coverage_top, _ = self._coverage(words, union, threshold)
-        supported = (
-            top.score >= threshold.min_score
-            and matched_weight >= threshold.min_matched_weight
-            and (coverage >= threshold.min_coverage or coverage_top >= threshold.min_coverage_top)
+        coverage_top, _ = support.coverage(words, union, self.idf, threshold)
+        supported = support.is_supported(
+            top_score=top.score,
+            matched_weight=matched_weight,
+            coverage=coverage,
+            coverage_top=coverage_top,
+            threshold=threshold,
         )
         return SearchResult(tuple(hits), tuple(terms), supported, top.score, coverage, coverage_top)
 
@@ -341,32 +224,3 @@ class Index:
             tokens = frozenset(row_tokens(self.rows[doc_id], self.expansion))
             self._row_terms[doc_id] = tokens
         return tokens
-
-    def _question_words(self, seq: Sequence[str]) -> tuple[list[str], dict[str, set[str]]]:
-        """The question's distinct content stems, and the glossary terms each expands to."""
-        base = list(dict.fromkeys(s for s in seq if s not in stemmed_stopwords()))
-        return base, self.expansion.expansions_by_word(seq)
-
-    def _coverage(
-        self,
-        words: tuple[list[str], dict[str, set[str]]],
-        matched_set: set[str],
-        threshold: SupportThreshold,
-    ) -> tuple[float, float]:
-        """IDF-weighted share of the question's own words (not expansions) that rows match.
-
-        A word counts as matched when the rows have it, or when they have the canonical glossary
-        term that the word (or the phrase it is part of) expands to.
-        """
-        base, expansions = words
-        total = matched = 0.0
-        for word in base:
-            weight = self.idf(word)
-            if weight is None:
-                weight = threshold.unknown_weight
-            total += weight
-            if word in matched_set or expansions.get(word, set()) & matched_set:
-                matched += weight
-        if total == 0:
-            return 0.0, 0.0
-        return matched / total, matched

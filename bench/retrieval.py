@@ -40,7 +40,8 @@ def _doc_text(row: PackageRow) -> str:
 
 
 def _build_app(rows: list[PackageRow]) -> Callable[[str], list[int]]:
-    from assistant.retrieval import Expansion, Index
+    from assistant.expansion import Expansion
+    from assistant.retrieval import Index
     from bench import synthetic
 
     index = Index.build(rows, Expansion.from_glossary(synthetic.glossary()))

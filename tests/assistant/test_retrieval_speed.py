@@ -11,7 +11,8 @@ from collections.abc import Sequence
 import pytest
 
 from assistant import retrieval
-from assistant.retrieval import PHRASE_PREFIX, Expansion, row_tokens
+from assistant.expansion import PHRASE_PREFIX, Expansion
+from assistant.retrieval import row_tokens
 from core.text import stemmed_stopwords, stems
 
 
