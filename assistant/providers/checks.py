@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.checks import CheckMessage, Tags, Warning, register
 
 from assistant.providers.base import ProviderError
-from assistant.providers.openai_compatible import load_config
+from assistant.providers.gateway_config import load_config
 
 LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1"}
 

@@ -9,6 +9,7 @@ from email.utils import format_datetime
 import pytest
 from django.test import override_settings
 
+from assistant.providers import gateway_config
 from assistant.providers import openai_compatible as oc
 from assistant.providers.base import ProviderError, get_provider
 
@@ -27,7 +28,7 @@ from assistant.providers.base import ProviderError, get_provider
     ],
 )
 def test_endpoint_rule(base_url: str, endpoint: str) -> None:
-    assert oc.chat_completions_url(base_url) == endpoint
+    assert gateway_config.chat_completions_url(base_url) == endpoint
 
 
 @pytest.mark.parametrize(
@@ -48,13 +49,13 @@ def test_endpoint_rule(base_url: str, endpoint: str) -> None:
 )
 def test_bad_base_urls_are_refused_without_echoing_them(base_url: str) -> None:
     with pytest.raises(ProviderError) as caught:
-        oc.chat_completions_url(base_url)
+        gateway_config.chat_completions_url(base_url)
     assert caught.value.code == "not_configured"
     assert "hunter2" not in caught.value.message and "evil" not in caught.value.message
 
 
 def test_config_repr_never_shows_the_key() -> None:
-    config = oc.GatewayConfig("http://h/v1/chat/completions", "m", "sk-very-secret", 5.0, 0.0, None)
+    config = gateway_config.GatewayConfig("http://h/v1/chat/completions", "m", "sk-very-secret", 5.0, 0.0, None)
     assert "sk-very-secret" not in repr(config)
 
 
@@ -67,7 +68,7 @@ def test_config_repr_never_shows_the_key() -> None:
     AICD_PROVIDER_MAX_TOKENS=800,
 )
 def test_optional_parameters_and_keyless_servers() -> None:
-    config = oc.load_config()
+    config = gateway_config.load_config()
     assert config.api_key == "" and config.temperature == 0.3 and config.max_tokens == 800
     assert isinstance(get_provider(), oc.OpenAICompatibleProvider)
 
@@ -75,7 +76,7 @@ def test_optional_parameters_and_keyless_servers() -> None:
 @override_settings(AICD_PROVIDER_BASE_URL="http://h", AICD_PROVIDER_MODEL="m", AICD_PROVIDER_TEMPERATURE=3.0)
 def test_out_of_range_temperature_is_a_configuration_error() -> None:
     with pytest.raises(ProviderError, match="AICD_PROVIDER_TEMPERATURE"):
-        oc.load_config()
+        gateway_config.load_config()
 
 
 def _body(**message: object) -> bytes:
