@@ -34,12 +34,6 @@ class ContextPack:
     index: Index
     artifacts: tuple[dict[str, Any], ...]
 
-    def row(self, row_id: str) -> PackageRow | None:
-        for row in self.rows:
-            if row.row_id == row_id:
-                return row
-        return None
-
 
 def build(package: Package) -> ContextPack:
     """Turn a parsed package into rows and a BM25 index (in memory)."""

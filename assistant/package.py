@@ -115,12 +115,6 @@ class Package:
     def rows(self) -> list[PackageRow]:
         return [row for artifact in self.artifacts for row in artifact.rows()]
 
-    def artifact(self, source_path: str) -> Artifact | None:
-        for artifact in self.artifacts:
-            if artifact.source_path == source_path:
-                return artifact
-        return None
-
     def glossary_synonyms(self) -> dict[str, list[str]]:
         """Map each glossary term to the everyday phrasings listed on its `Also called:` line."""
         synonyms: dict[str, list[str]] = {}

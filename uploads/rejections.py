@@ -47,11 +47,6 @@ HTTP_STATUS: dict[Reason, int] = {
     Reason.MACRO_ENABLED: status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
 }
 
-BOUNDARY_SENTENCE = (
-    "Nothing from it was kept. Uploaded material is used only as a user-provided session source."
-)
-
-
 class SourceRefused(ApplicationError):
     """An upload or paste that is refused before anything is kept; the code is its reason class."""
 

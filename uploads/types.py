@@ -31,7 +31,6 @@ STATUS_ACCEPTED = "accepted"
 STATUS_PARTIAL = "partially extracted"
 STATUS_TRUNCATED = "truncated"
 
-FILE_TYPES = ("txt", "md", "pdf", "docx", "csv", "tsv", "json", "paste")
 TYPE_LABELS = {
     "txt": "Plain text (.txt)",
     "md": "Markdown (.md)",

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from core.deadline import Deadline
+from core.text import clip
 from uploads.extraction.common import CharBudget, check_deadline, clean_inline, decode
 from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, refuse
@@ -116,7 +117,7 @@ class _Walker:
         if isinstance(value, str):
             rendered = clean_inline(value)
             if len(rendered) > self.limits.cell_chars:
-                rendered, self.truncated = rendered[: self.limits.cell_chars - 1] + "…", True
+                rendered, self.truncated = clip(rendered, self.limits.cell_chars), True
         else:
             rendered = json.dumps(value)
         line = f"{pointer}\t{rendered}"

@@ -10,6 +10,7 @@ import csv
 import io
 
 from core.deadline import Deadline
+from core.text import clip
 from uploads.extraction.common import (
     CharBudget,
     check_deadline,
@@ -55,7 +56,7 @@ def extract_table(
             for raw in record:
                 cell = clean_inline(raw)
                 if len(cell) > limits.cell_chars:
-                    cell, truncated = cell[: limits.cell_chars - 1] + "…", True
+                    cell, truncated = clip(cell, limits.cell_chars), True
                 cells.append(cell)
             if number == 0:
                 cells = _header_names(cells)
