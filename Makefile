@@ -49,7 +49,9 @@ bench: $(BENCH_STAMP)
 		pdftotext=poppler-utils
 	$(BIN)/python -m bench
 
+## lint: the formatter check, ruff's rules and mypy (what CI runs after the tests)
 lint: $(STAMP)
+	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 

@@ -36,7 +36,9 @@ class CitationSerializer(serializers.Serializer):  # type: ignore[type-arg]
     excerpt = serializers.CharField()
     claim_boundary = serializers.CharField()
     source_path = serializers.CharField(required=False, help_text="Package citations.")
-    reader_target = serializers.CharField(required=False, help_text="Package: /html/<path>#<anchor>.")
+    reader_target = serializers.CharField(
+        required=False, help_text="Package: /html/<path>#<anchor>."
+    )
     source_family = serializers.CharField(required=False)
     source_quality = serializers.CharField(required=False)
     url = serializers.CharField(required=False, help_text="Current/public citations.")
@@ -44,7 +46,9 @@ class CitationSerializer(serializers.Serializer):  # type: ignore[type-arg]
     trust_label = serializers.CharField(required=False)
     freshness_label = serializers.CharField(required=False)
     retrieved_at = serializers.CharField(required=False, help_text="ISO 8601.")
-    session_source_id = serializers.CharField(required=False, help_text="Uploaded/session citations.")
+    session_source_id = serializers.CharField(
+        required=False, help_text="Uploaded/session citations."
+    )
     display_title = serializers.CharField(required=False)
     file_type = serializers.CharField(required=False)
     anchor = serializers.DictField(required=False, child=serializers.JSONField())
@@ -118,7 +122,10 @@ CHAT_REQUEST_EXAMPLES = [
     ),
     OpenApiExample(
         "package_current",
-        value={"mode": "package_current", "question": "How does the playbook align with NIST AI RMF?"},
+        value={
+            "mode": "package_current",
+            "question": "How does the playbook align with NIST AI RMF?",
+        },
         request_only=True,
     ),
 ]

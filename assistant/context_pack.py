@@ -153,13 +153,16 @@ def get_context_pack() -> ContextPack:
                 logger.warning(
                     "Context pack in %s is stale (built from %s, package is %s); rebuilding in "
                     "memory. Run 'manage.py build_context_pack' to refresh it.",
-                    directory, pack.package_version, version,
+                    directory,
+                    pack.package_version,
+                    version,
                 )
                 pack = None
         except (FileNotFoundError, ValueError, KeyError, TypeError, json.JSONDecodeError):
             logger.warning(
                 "No usable context pack in %s; building in memory. Run 'manage.py "
-                "build_context_pack' to build it ahead of time.", directory,
+                "build_context_pack' to build it ahead of time.",
+                directory,
             )
         if pack is None:
             pack = build(load_package(package_dir))

@@ -42,7 +42,10 @@ def _front_matter_loader() -> type:
         def compose_node(self, parent: Any, index: Any) -> Any:
             if self.check_event(yaml.AliasEvent):
                 raise yaml.composer.ComposerError(
-                    None, None, "aliases are not allowed in front matter", self.peek_event().start_mark
+                    None,
+                    None,
+                    "aliases are not allowed in front matter",
+                    self.peek_event().start_mark,
                 )
             return super().compose_node(parent, index)  # type: ignore[no-untyped-call]
 
@@ -162,7 +165,9 @@ def load_package(root: Path) -> Package:
             problems.extend(exc.problems)
             continue
         if artifact.topic in topics:
-            problems.append(f"{rel}: topic {artifact.topic!r} is also used by {topics[artifact.topic]}")
+            problems.append(
+                f"{rel}: topic {artifact.topic!r} is also used by {topics[artifact.topic]}"
+            )
         topics[artifact.topic] = rel
         artifacts.append(artifact)
     if problems:
@@ -180,7 +185,9 @@ def parse_artifact(source_path: str, raw: bytes) -> Artifact:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise PackageError([f"{source_path}: not UTF-8 ({exc.reason} at byte {exc.start})"]) from None
+        raise PackageError(
+            [f"{source_path}: not UTF-8 ({exc.reason} at byte {exc.start})"]
+        ) from None
     tokens = markdown().parse(text)
     meta = _front_matter(source_path, tokens, problems)
     sections = _sections(source_path, tokens, problems)

@@ -27,6 +27,7 @@ TOPIC_WEIGHTS = {"glossary": 0.6}
 MIN_TYPO_LENGTH = 5
 SUPPORT_DEPTH = 3
 
+
 def analyze(text: str, expansion: Expansion) -> list[str]:
     """Index-side tokens of a text: content stems plus glossary phrase tokens."""
     seq = stems(text)
@@ -173,7 +174,9 @@ class Index:
             hits.append(Hit(row=self.rows[doc_id], score=score, matched_terms=matched))
         top = hits[0]
         words = support.question_words(seq, self.expansion)
-        coverage, matched_weight = support.coverage(words, set(top.matched_terms), self.idf, threshold)
+        coverage, matched_weight = support.coverage(
+            words, set(top.matched_terms), self.idf, threshold
+        )
         union = {t for h in hits[:SUPPORT_DEPTH] for t in h.matched_terms}
         coverage_top, _ = support.coverage(words, union, self.idf, threshold)
         supported = support.is_supported(

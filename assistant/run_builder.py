@@ -50,7 +50,9 @@ class RunBuilder:
         """The provider answered: its model and completion tokens (its own count, if it gave one)."""
         self.model = response.model
         reported = response.completion_tokens
-        completion = reported if reported is not None and reported >= 0 else tokens.count(response.text)
+        completion = (
+            reported if reported is not None and reported >= 0 else tokens.count(response.text)
+        )
         self.usage = dataclasses.replace(self.usage, completion_tokens=completion)
 
     def refused(self, refusal: Notice, *, refused_sources: int) -> Run:

@@ -87,7 +87,9 @@ def answer(
     # Tokens are counted once: the package and current groups decide the upload budget and are
     # the same numbers the run reports.
     package_tokens = sum(map(tokens.count_shared, prompt.package_group_parts(request)))
-    current_tokens = tokens.count(prompt.current_group(request)) if mode is Mode.PACKAGE_CURRENT else 0
+    current_tokens = (
+        tokens.count(prompt.current_group(request)) if mode is Mode.PACKAGE_CURRENT else 0
+    )
     run.upload, request = _with_uploads(
         request, session_sources, grounding_tokens=package_tokens + current_tokens
     )
@@ -159,7 +161,8 @@ def _narrowing_notices(mode: Mode, current: CurrentContextResult) -> tuple[Notic
     if current.state != RETRIEVED or not current.refs:
         return (policy.notice(policy.Pattern.NO_CURRENT_SOURCE_SUPPORT),)
     weak = any(
-        r.trust_label in WEAK_TRUST_LABELS or any(w in r.freshness_label.lower() for w in STALE_WORDS)
+        r.trust_label in WEAK_TRUST_LABELS
+        or any(w in r.freshness_label.lower() for w in STALE_WORDS)
         for r in current.refs
     )
     return (policy.notice(policy.Pattern.STALE_OR_WEAK_CURRENT_SOURCE),) if weak else ()
@@ -167,6 +170,9 @@ def _narrowing_notices(mode: Mode, current: CurrentContextResult) -> tuple[Notic
 
 def _conflict_notice(request: prompt.ProviderRequest) -> tuple[Notice, ...]:
     """package_current_conflict when a sent package and current source state opposite obligations."""
-    if not request.current_refs or conflict.detect(request.package_refs, request.current_refs) is None:
+    if (
+        not request.current_refs
+        or conflict.detect(request.package_refs, request.current_refs) is None
+    ):
         return ()
     return (policy.notice(policy.Pattern.PACKAGE_CURRENT_CONFLICT),)

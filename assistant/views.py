@@ -34,10 +34,14 @@ def _run_view_model(run: Run) -> dict[str, object]:
         items = run.citations_of_class(cls)
         if items:
             note = CURRENT_GROUP_NOTE if cls == lanes.CURRENT_CITATION else ""
-            groups.append({"label": label, "css": css, "citation_class": cls, "items": items, "note": note})
+            groups.append(
+                {"label": label, "css": css, "citation_class": cls, "items": items, "note": note}
+            )
     return {
         "run": run,
-        "lanes": [{"label": lane.label, "html": rendering.render_prose(lane.text)} for lane in run.lanes],
+        "lanes": [
+            {"label": lane.label, "html": rendering.render_prose(lane.text)} for lane in run.lanes
+        ],
         "citation_groups": groups,
         "telemetry": run.telemetry,
     }
@@ -90,7 +94,11 @@ def reader_index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "assistant/reader_index.html",
-        {"artifacts": artifacts, "package_version": pack.package_version, "row_count": len(pack.rows)},
+        {
+            "artifacts": artifacts,
+            "package_version": pack.package_version,
+            "row_count": len(pack.rows),
+        },
     )
 
 

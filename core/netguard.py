@@ -109,20 +109,42 @@ def is_public_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) ->
     )
 
 
-def host_issues(host: str, *, production: bool, field_name: str = "url") -> tuple[list[Issue], list[Issue]]:
+def host_issues(
+    host: str, *, production: bool, field_name: str = "url"
+) -> tuple[list[Issue], list[Issue]]:
     """Errors and warnings for a URL host (already lower-cased, brackets removed)."""
     errors: list[Issue] = []
     warnings: list[Issue] = []
     if not host:
-        return [Issue(field_name, "missing_host", f"{field_name} has no host name; give the full https:// address.")], []
+        return [
+            Issue(
+                field_name,
+                "missing_host",
+                f"{field_name} has no host name; give the full https:// address.",
+            )
+        ], []
     if "%" in host:
-        return [Issue(field_name, "bad_host", f"{field_name} host {host!r} contains '%'; IPv6 zone ids and encoded host names are not accepted.")], []
+        return [
+            Issue(
+                field_name,
+                "bad_host",
+                f"{field_name} host {host!r} contains '%'; IPv6 zone ids and encoded host names are not accepted.",
+            )
+        ], []
     if ":" in host:
         return _ip_literal_issues(host, field_name)
     if host.endswith("."):
-        return [Issue(field_name, "trailing_dot", f"{field_name} host {host!r} ends with a dot; remove the trailing dot.")], []
+        return [
+            Issue(
+                field_name,
+                "trailing_dot",
+                f"{field_name} host {host!r} ends with a dot; remove the trailing dot.",
+            )
+        ], []
     labels = host.split(".")
-    if all(_NUMERIC_LABEL_RE.match(label) for label in labels if label) or _NUMERIC_LABEL_RE.match(labels[-1]):
+    if all(_NUMERIC_LABEL_RE.match(label) for label in labels if label) or _NUMERIC_LABEL_RE.match(
+        labels[-1]
+    ):
         if _is_canonical_dotted_quad(host):
             return _ip_literal_issues(host, field_name)
         return [
@@ -135,7 +157,13 @@ def host_issues(host: str, *, production: bool, field_name: str = "url") -> tupl
             )
         ], []
     if not host.isascii():
-        return [Issue(field_name, "non_ascii_host", f"{field_name} host {host!r} has non-ASCII characters; use the punycode (xn--) form.")], []
+        return [
+            Issue(
+                field_name,
+                "non_ascii_host",
+                f"{field_name} host {host!r} has non-ASCII characters; use the punycode (xn--) form.",
+            )
+        ], []
     for suffix in INTERNAL_SUFFIXES:
         if host == suffix or host.endswith("." + suffix):
             errors.append(
@@ -147,9 +175,25 @@ def host_issues(host: str, *, production: bool, field_name: str = "url") -> tupl
             )
             return errors, warnings
     if len(labels) < 2:
-        return [Issue(field_name, "single_label_host", f"{field_name} host {host!r} is a single-label (intranet-style) name; use the source's public DNS name.")], []
-    if len(host) > 253 or not all(_LABEL_RE.match(label) for label in labels) or not _TLD_RE.match(labels[-1]):
-        return [Issue(field_name, "bad_host", f"{field_name} host {host!r} is not a valid public DNS name (letters, digits and hyphens in dot-separated labels).")], []
+        return [
+            Issue(
+                field_name,
+                "single_label_host",
+                f"{field_name} host {host!r} is a single-label (intranet-style) name; use the source's public DNS name.",
+            )
+        ], []
+    if (
+        len(host) > 253
+        or not all(_LABEL_RE.match(label) for label in labels)
+        or not _TLD_RE.match(labels[-1])
+    ):
+        return [
+            Issue(
+                field_name,
+                "bad_host",
+                f"{field_name} host {host!r} is not a valid public DNS name (letters, digits and hyphens in dot-separated labels).",
+            )
+        ], []
     placeholder = next(
         (s for s in PLACEHOLDER_SUFFIXES if host == s or host.endswith("." + s)), None
     ) or next((d for d in PLACEHOLDER_DOMAINS if host == d or host.endswith("." + d)), None)
@@ -158,7 +202,9 @@ def host_issues(host: str, *, production: bool, field_name: str = "url") -> tupl
             f"{field_name} host {host!r} is a reserved placeholder domain ({placeholder}); "
             "production registries must name real approved sources."
         )
-        (errors if production else warnings).append(Issue(field_name, "placeholder_domain", message))
+        (errors if production else warnings).append(
+            Issue(field_name, "placeholder_domain", message)
+        )
     return errors, warnings
 
 
@@ -196,7 +242,9 @@ def ambiguous_path(path: str) -> bool:
     if _AMBIGUOUS_ESCAPE_RE.search(path):
         return True
     plain = _ENCODED_SEMICOLON_RE.sub(";", _ENCODED_DOT_RE.sub(".", path))
-    return any(";" in segment and segment.split(";", 1)[0] in (".", "..") for segment in plain.split("/"))
+    return any(
+        ";" in segment and segment.split(";", 1)[0] in (".", "..") for segment in plain.split("/")
+    )
 
 
 def path_within_prefix(path: str, prefix: str) -> bool:
@@ -206,14 +254,20 @@ def path_within_prefix(path: str, prefix: str) -> bool:
 
 
 def check_url_in_scope(
-    url: str, *, allowed_origin: str, allowed_path_prefix: str, allowed_ports: frozenset[int] | None = None
+    url: str,
+    *,
+    allowed_origin: str,
+    allowed_path_prefix: str,
+    allowed_ports: frozenset[int] | None = None,
 ) -> tuple[str | None, str | None]:
     """Validate a URL (e.g. a redirect target) against a record's origin and prefix.
 
     Returns (normalised_url, None) or (None, reason). Used by the fetch adapter for every hop.
     """
     issues: list[Issue] = []
-    parsed = parse_https_url(url, "url", issues, production=False, allowed_ports=permitted_ports(allowed_ports))
+    parsed = parse_https_url(
+        url, "url", issues, production=False, allowed_ports=permitted_ports(allowed_ports)
+    )
     if parsed is None:
         return None, issues[0].message if issues else "the URL is not allowed"
     origin, path, query = parsed
@@ -247,7 +301,11 @@ def parse_https_url(
 ) -> tuple[str, str, str] | None:
     """(origin, normalised path, query) for a safe https URL, or None with errors appended."""
     if len(value) > MAX_URL_CHARS:
-        errors.append(Issue(field_name, "too_long", f"{field_name} is longer than {MAX_URL_CHARS} characters."))
+        errors.append(
+            Issue(
+                field_name, "too_long", f"{field_name} is longer than {MAX_URL_CHARS} characters."
+            )
+        )
         return None
     if _URL_FORBIDDEN_RE.search(value):
         errors.append(
@@ -260,19 +318,41 @@ def parse_https_url(
         )
         return None
     if not value.isascii():
-        errors.append(Issue(field_name, "non_ascii", f"{field_name} has non-ASCII characters; percent-encode the path or use the punycode host."))
+        errors.append(
+            Issue(
+                field_name,
+                "non_ascii",
+                f"{field_name} has non-ASCII characters; percent-encode the path or use the punycode host.",
+            )
+        )
         return None
     try:
         parts = urlsplit(value)
         port = parts.port
     except ValueError:
-        errors.append(Issue(field_name, "unparseable", f"{field_name} is not a valid URL (check the host and port)."))
+        errors.append(
+            Issue(
+                field_name,
+                "unparseable",
+                f"{field_name} is not a valid URL (check the host and port).",
+            )
+        )
         return None
     if parts.scheme.lower() != "https":
-        errors.append(Issue(field_name, "not_https", f"{field_name} must use https://; other schemes ({parts.scheme or 'none'}) are not fetched."))
+        errors.append(
+            Issue(
+                field_name,
+                "not_https",
+                f"{field_name} must use https://; other schemes ({parts.scheme or 'none'}) are not fetched.",
+            )
+        )
         return None
     if parts.username is not None or parts.password is not None:
-        errors.append(Issue(field_name, "credentials", f"{field_name} must not carry a user name or password."))
+        errors.append(
+            Issue(
+                field_name, "credentials", f"{field_name} must not carry a user name or password."
+            )
+        )
         return None
     host = (parts.hostname or "").lower()
     host_errors, host_warnings = host_issues(host, production=production, field_name=field_name)
@@ -292,7 +372,13 @@ def parse_https_url(
         )
         return None
     if parts.fragment and warnings is not None:
-        warnings.append(Issue(field_name, "fragment_dropped", f"{field_name} has a #fragment; it is never sent and is dropped."))
+        warnings.append(
+            Issue(
+                field_name,
+                "fragment_dropped",
+                f"{field_name} has a #fragment; it is never sent and is dropped.",
+            )
+        )
     if ambiguous_path(parts.path):
         errors.append(
             Issue(
@@ -305,7 +391,13 @@ def parse_https_url(
         return None
     path = normalise_path(parts.path or "/")
     if path is None:
-        errors.append(Issue(field_name, "encoded_separator", f"{field_name} path contains an encoded '/', '\\' or NUL (%2F, %5C, %00); write the path plainly."))
+        errors.append(
+            Issue(
+                field_name,
+                "encoded_separator",
+                f"{field_name} path contains an encoded '/', '\\' or NUL (%2F, %5C, %00); write the path plainly.",
+            )
+        )
         return None
     display_host = f"[{host}]" if ":" in host else host
     origin = f"https://{display_host}" + (f":{port}" if port not in (None, DEFAULT_PORT) else "")
@@ -334,7 +426,13 @@ def _ip_literal_issues(host: str, field_name: str) -> tuple[list[Issue], list[Is
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
-        return [Issue(field_name, "bad_host", f"{field_name} host {host!r} is not a valid IP address or DNS name.")], []
+        return [
+            Issue(
+                field_name,
+                "bad_host",
+                f"{field_name} host {host!r} is not a valid IP address or DNS name.",
+            )
+        ], []
     if not is_public_address(address):
         return [
             Issue(

@@ -7,7 +7,9 @@ from rest_framework import serializers
 
 
 class ErrorDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    code = serializers.CharField(help_text="A stable machine-readable reason, e.g. invalid_request.")
+    code = serializers.CharField(
+        help_text="A stable machine-readable reason, e.g. invalid_request."
+    )
     message = serializers.CharField(help_text="A readable explanation.")
     fields = serializers.DictField(  # type: ignore[assignment]  # a JSON key, not Serializer.fields
         required=False,
@@ -25,7 +27,9 @@ def _error(description: str, code: str, message: str) -> OpenApiResponse:
         response=ErrorSerializer,
         description=description,
         examples=[
-            OpenApiExample(code, value={"error": {"code": code, "message": message}}, response_only=True)
+            OpenApiExample(
+                code, value={"error": {"code": code, "message": message}}, response_only=True
+            )
         ],
     )
 
@@ -48,16 +52,34 @@ ERROR_RESPONSES = {
             )
         ],
     ),
-    401: _error("No credentials.", "not_authenticated", "Authentication credentials were not provided."),
+    401: _error(
+        "No credentials.", "not_authenticated", "Authentication credentials were not provided."
+    ),
     403: _error(
         "Credentials rejected, a missing permission, or a session request without a CSRF token.",
         "permission_denied",
         "You do not have permission to perform this action.",
     ),
-    404: _error("No such resource in this session.", "not_found", "No session source with that id exists in this session."),
-    413: _error("The body is larger than the server accepts.", "request_too_large", "The request body is larger than the 2621440-byte limit."),
-    415: _error("The body is not JSON.", "unsupported_media_type", 'Unsupported media type "text/plain" in request.'),
-    429: _error("Per-user rate limit; see Retry-After.", "throttled", "Too many requests. Retry in 42 seconds."),
+    404: _error(
+        "No such resource in this session.",
+        "not_found",
+        "No session source with that id exists in this session.",
+    ),
+    413: _error(
+        "The body is larger than the server accepts.",
+        "request_too_large",
+        "The request body is larger than the 2621440-byte limit.",
+    ),
+    415: _error(
+        "The body is not JSON.",
+        "unsupported_media_type",
+        'Unsupported media type "text/plain" in request.',
+    ),
+    429: _error(
+        "Per-user rate limit; see Retry-After.",
+        "throttled",
+        "Too many requests. Retry in 42 seconds.",
+    ),
 }
 
 

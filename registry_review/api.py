@@ -35,7 +35,9 @@ def _guard_body(request: Request) -> None:
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
-        raise ApplicationError("invalid_request", "The Content-Length header is not a number.") from None
+        raise ApplicationError(
+            "invalid_request", "The Content-Length header is not a number."
+        ) from None
     if declared > services.MAX_REGISTRY_BYTES:
         raise services.too_large(declared)
 
@@ -54,17 +56,13 @@ class RegistryValidateView(APIView):
             _guard_body(request)
         super().initial(request, *args, **kwargs)
 
-    @extend_schema(
-        responses={200: OpenApiTypes.OBJECT, **error_responses(401, 403)}
-    )
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **error_responses(401, 403)})
     def get(self, request: Request) -> Response:
         return Response(services.review_configured().report.to_dict())
 
     @extend_schema(
         request={"application/json": OpenApiTypes.ANY},
-        responses={
-            200: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415)
-        },
+        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415)},
     )
     def post(self, request: Request) -> Response:
         # The raw body, not request.data: malformed JSON gets a document-level report with its

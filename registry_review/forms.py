@@ -42,7 +42,9 @@ class RegistrySubmissionForm(forms.Form):
                 cleaned["text"] = services.decode_submission(upload.read())
             elif pasted.strip():
                 if len(pasted.encode("utf-8")) > services.MAX_REGISTRY_BYTES:
-                    raise services.too_large(len(pasted.encode("utf-8")), what="The pasted registry")
+                    raise services.too_large(
+                        len(pasted.encode("utf-8")), what="The pasted registry"
+                    )
                 cleaned["text"] = pasted
             else:
                 raise forms.ValidationError("Paste a registry or choose a .json file to upload.")

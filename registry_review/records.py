@@ -101,7 +101,9 @@ class RegistryReport:
         if self.state == "empty":
             return "No current-source registry is configured, or it lists no sources."
         if self.document_errors:
-            return "The registry cannot be used: " + " ".join(i.message for i in self.document_errors)
+            return "The registry cannot be used: " + " ".join(
+                i.message for i in self.document_errors
+            )
         if not self.valid_records:
             return "The registry has no valid source record; every record was rejected."
         return f"The registry is {self.adapter_outcome}."

@@ -60,7 +60,6 @@ _PREFIX_RE = re.compile(r"^/[A-Za-z0-9._~/-]*$")
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-
 # --------------------------------------------------------------------------- public functions
 def validate_registry_text(
     text: str, *, production: bool, allowed_ports: frozenset[int] | None = None
@@ -69,7 +68,9 @@ def validate_registry_text(
     try:
         return _validate_text(text, production=production, allowed_ports=allowed_ports)
     except Exception:  # noqa: BLE001 - the contract is "never raises"; the reason is generic
-        return _document_error("unreadable", "The registry could not be validated; check that it is a JSON object.")
+        return _document_error(
+            "unreadable", "The registry could not be validated; check that it is a JSON object."
+        )
 
 
 def validate_registry_data(
@@ -77,9 +78,13 @@ def validate_registry_data(
 ) -> RegistryReport:
     """Validate an already-parsed registry (for example a DRF request body)."""
     try:
-        return _validate_data(data, production=production, allowed_ports=netguard.permitted_ports(allowed_ports))
+        return _validate_data(
+            data, production=production, allowed_ports=netguard.permitted_ports(allowed_ports)
+        )
     except Exception:  # noqa: BLE001
-        return _document_error("unreadable", "The registry could not be validated; check that it is a JSON object.")
+        return _document_error(
+            "unreadable", "The registry could not be validated; check that it is a JSON object."
+        )
 
 
 # --------------------------------------------------------------------------------- internals
@@ -87,7 +92,9 @@ def _document_error(code: str, message: str, field_name: str = "registry") -> Re
     return RegistryReport(state="invalid", document_errors=(Issue(field_name, code, message),))
 
 
-def _validate_text(text: str, *, production: bool, allowed_ports: frozenset[int] | None) -> RegistryReport:
+def _validate_text(
+    text: str, *, production: bool, allowed_ports: frozenset[int] | None
+) -> RegistryReport:
     if not isinstance(text, str):
         return _document_error("type", "The registry must be JSON text.")
     size = len(text.encode("utf-8", errors="replace"))
@@ -120,16 +127,23 @@ def _validate_text(text: str, *, production: bool, allowed_ports: frozenset[int]
             "Fix the syntax there (quotes, commas, brackets).",
         )
     except RecursionError:
-        return _document_error("too_deep", f"The registry is nested too deeply; records are flat objects (at most {MAX_DEPTH} levels).")
+        return _document_error(
+            "too_deep",
+            f"The registry is nested too deeply; records are flat objects (at most {MAX_DEPTH} levels).",
+        )
     except ValueError as exc:
-        return _document_error("json_value", f"The registry contains a value JSON does not allow ({_short(str(exc))}).")
+        return _document_error(
+            "json_value", f"The registry contains a value JSON does not allow ({_short(str(exc))})."
+        )
     if duplicates:
         keys = ", ".join(sorted({repr(k) for k in duplicates}))
         return _document_error(
             "duplicate_key",
             f"The key {keys} appears more than once in the same object; readers disagree on which value wins, so give each key once.",
         )
-    return _validate_data(data, production=production, allowed_ports=netguard.permitted_ports(allowed_ports))
+    return _validate_data(
+        data, production=production, allowed_ports=netguard.permitted_ports(allowed_ports)
+    )
 
 
 def _depth(value: object) -> int:
@@ -146,21 +160,36 @@ def _depth(value: object) -> int:
     return deepest
 
 
-def _validate_data(data: object, *, production: bool, allowed_ports: frozenset[int]) -> RegistryReport:
+def _validate_data(
+    data: object, *, production: bool, allowed_ports: frozenset[int]
+) -> RegistryReport:
     if not isinstance(data, dict):
-        return _document_error("not_object", 'The registry must be a JSON object of the form {"sources": [...]}.')
+        return _document_error(
+            "not_object", 'The registry must be a JSON object of the form {"sources": [...]}.'
+        )
     if _depth(data) > MAX_DEPTH:
-        return _document_error("too_deep", f"The registry is nested more than {MAX_DEPTH} levels deep; records are flat objects.")
+        return _document_error(
+            "too_deep",
+            f"The registry is nested more than {MAX_DEPTH} levels deep; records are flat objects.",
+        )
     if "sources" not in data:
-        return _document_error("missing_sources", 'The registry has no "sources" list; put the records in {"sources": [...]}.', "sources")
+        return _document_error(
+            "missing_sources",
+            'The registry has no "sources" list; put the records in {"sources": [...]}.',
+            "sources",
+        )
     sources = data["sources"]
     if not isinstance(sources, list):
-        return _document_error("sources_type", '"sources" must be a list of record objects.', "sources")
+        return _document_error(
+            "sources_type", '"sources" must be a list of record objects.', "sources"
+        )
     if not sources:
         return RegistryReport(state="empty")
     if len(sources) > MAX_RECORDS:
         return _document_error(
-            "too_many_records", f"The registry lists {len(sources)} records; the limit is {MAX_RECORDS}.", "sources"
+            "too_many_records",
+            f"The registry lists {len(sources)} records; the limit is {MAX_RECORDS}.",
+            "sources",
         )
     reports: list[RecordReport] = []
     first_index: dict[str, int] = {}
@@ -175,8 +204,13 @@ def _validate_data(data: object, *, production: bool, allowed_ports: frozenset[i
                     f"id {rid!r} is already used by record {first_index[rid]}; every record needs its own id.",
                 )
                 report = RecordReport(
-                    index=report.index, id=report.id, valid=False, errors=report.errors + (duplicate,),
-                    warnings=report.warnings, record=None, raw=report.raw,
+                    index=report.index,
+                    id=report.id,
+                    valid=False,
+                    errors=report.errors + (duplicate,),
+                    warnings=report.warnings,
+                    record=None,
+                    raw=report.raw,
                 )
             else:
                 first_index[rid] = index
@@ -197,7 +231,7 @@ def _display_raw(raw: dict[str, Any]) -> dict[str, Any]:
         if isinstance(value, str):
             shown[name] = _short(value, 2100)
         elif isinstance(value, list):
-            shown[name] = [_short(str(v), 120) for v in value[:MAX_QUERY_TERMS + 5]]
+            shown[name] = [_short(str(v), 120) for v in value[: MAX_QUERY_TERMS + 5]]
         elif value is None or isinstance(value, bool | int | float):
             shown[name] = value
         else:
@@ -205,10 +239,18 @@ def _display_raw(raw: dict[str, Any]) -> dict[str, Any]:
     return shown
 
 
-def _validate_record(index: int, raw: object, *, production: bool, allowed_ports: frozenset[int]) -> RecordReport:
+def _validate_record(
+    index: int, raw: object, *, production: bool, allowed_ports: frozenset[int]
+) -> RecordReport:
     if not isinstance(raw, dict):
-        issue = Issue("record", "not_object", f"Record {index} is not a JSON object; each record is an object of named fields.")
-        return RecordReport(index=index, id=None, valid=False, errors=(issue,), warnings=(), record=None, raw={})
+        issue = Issue(
+            "record",
+            "not_object",
+            f"Record {index} is not a JSON object; each record is an object of named fields.",
+        )
+        return RecordReport(
+            index=index, id=None, valid=False, errors=(issue,), warnings=(), record=None, raw={}
+        )
     errors: list[Issue] = []
     warnings: list[Issue] = []
     values: dict[str, str] = {}
@@ -218,29 +260,66 @@ def _validate_record(index: int, raw: object, *, production: bool, allowed_ports
             values[name] = value
     for key in raw:
         if key not in REQUIRED_FIELDS and key not in OPTIONAL_FIELDS:
-            warnings.append(Issue(str(key), "unknown_field", f"Field {_short(str(key), 40)!r} is not part of a source record and is ignored."))
+            warnings.append(
+                Issue(
+                    str(key),
+                    "unknown_field",
+                    f"Field {_short(str(key), 40)!r} is not part of a source record and is ignored.",
+                )
+            )
 
     record_id = values.get("id")
     if record_id is not None and not _ID_RE.match(record_id):
-        errors.append(Issue("id", "bad_id", f"id {_short(record_id)!r} must be lower-case letters, digits, '.', '_' or '-' (start and end with a letter or digit)."))
+        errors.append(
+            Issue(
+                "id",
+                "bad_id",
+                f"id {_short(record_id)!r} must be lower-case letters, digits, '.', '_' or '-' (start and end with a letter or digit).",
+            )
+        )
     trust = values.get("trust_label")
     if trust is not None:
         values["trust_label"] = trust.lower()
         if trust.lower() not in TRUST_LABELS:
-            errors.append(Issue("trust_label", "unknown_trust_label", f"trust_label {_short(trust)!r} is not a known label; use one of: {', '.join(TRUST_LABELS)}."))
+            errors.append(
+                Issue(
+                    "trust_label",
+                    "unknown_trust_label",
+                    f"trust_label {_short(trust)!r} is not a known label; use one of: {', '.join(TRUST_LABELS)}.",
+                )
+            )
     terms = _query_terms(raw, errors, warnings)
 
     origin = _origin(values.get("allowed_origin"), errors, warnings, production, allowed_ports)
     prefix = _prefix(values.get("allowed_path_prefix"), errors)
     url = None
     if "url" in values:
-        parsed = parse_https_url(values["url"], "url", errors, production=production, allowed_ports=allowed_ports, warnings=warnings)
+        parsed = parse_https_url(
+            values["url"],
+            "url",
+            errors,
+            production=production,
+            allowed_ports=allowed_ports,
+            warnings=warnings,
+        )
         if parsed is not None:
             url_origin, path, query = parsed
             if origin is not None and url_origin != origin:
-                errors.append(Issue("url", "origin_mismatch", f"url is on {url_origin}, outside allowed_origin {origin}; the url must be on the allowed origin."))
+                errors.append(
+                    Issue(
+                        "url",
+                        "origin_mismatch",
+                        f"url is on {url_origin}, outside allowed_origin {origin}; the url must be on the allowed origin.",
+                    )
+                )
             elif prefix is not None and not path_within_prefix(path, prefix):
-                errors.append(Issue("url", "outside_prefix", f"url path {_short(path)!r} is outside allowed_path_prefix {prefix!r} (prefixes match whole path segments)."))
+                errors.append(
+                    Issue(
+                        "url",
+                        "outside_prefix",
+                        f"url path {_short(path)!r} is outside allowed_path_prefix {prefix!r} (prefixes match whole path segments).",
+                    )
+                )
             url = url_origin + path + (f"?{query}" if query else "")
 
     valid = not errors and url is not None and origin is not None and prefix is not None
@@ -258,9 +337,19 @@ def _validate_record(index: int, raw: object, *, production: bool, allowed_ports
             claim_boundary=" ".join(values["claim_boundary"].split()),
             query_terms=terms,
         )
-    shown_id = record_id if record_id is not None and _ID_RE.match(record_id) else (_short(record_id) if record_id else None)
+    shown_id = (
+        record_id
+        if record_id is not None and _ID_RE.match(record_id)
+        else (_short(record_id) if record_id else None)
+    )
     return RecordReport(
-        index=index, id=shown_id, valid=valid, errors=tuple(errors), warnings=tuple(warnings), record=record, raw=_display_raw(raw)
+        index=index,
+        id=shown_id,
+        valid=valid,
+        errors=tuple(errors),
+        warnings=tuple(warnings),
+        record=record,
+        raw=_display_raw(raw),
     )
 
 
@@ -278,16 +367,30 @@ def _required_string(raw: dict[str, Any], name: str, errors: list[Issue]) -> str
         return None
     limit = FIELD_MAX_CHARS[name]
     if len(value) > limit:
-        errors.append(Issue(name, "too_long", f"{name} is {len(value)} characters; the limit is {limit}."))
+        errors.append(
+            Issue(name, "too_long", f"{name} is {len(value)} characters; the limit is {limit}.")
+        )
         return None
     if _CONTROL_RE.search(value):
-        errors.append(Issue(name, "control_characters", f"{name} contains control characters or line breaks; remove them."))
+        errors.append(
+            Issue(
+                name,
+                "control_characters",
+                f"{name} contains control characters or line breaks; remove them.",
+            )
+        )
         return None
     return value
 
 
-def _query_terms(raw: dict[str, Any], errors: list[Issue], warnings: list[Issue]) -> tuple[str, ...]:
-    never = Issue("query_terms", "no_query_terms", "query_terms is empty or missing, so this source will never be selected for a question.")
+def _query_terms(
+    raw: dict[str, Any], errors: list[Issue], warnings: list[Issue]
+) -> tuple[str, ...]:
+    never = Issue(
+        "query_terms",
+        "no_query_terms",
+        "query_terms is empty or missing, so this source will never be selected for a question.",
+    )
     if "query_terms" not in raw or raw["query_terms"] is None:
         warnings.append(never)
         return ()
@@ -296,20 +399,44 @@ def _query_terms(raw: dict[str, Any], errors: list[Issue], warnings: list[Issue]
         errors.append(Issue("query_terms", "type", "query_terms must be a list of short strings."))
         return ()
     if len(value) > MAX_QUERY_TERMS:
-        errors.append(Issue("query_terms", "too_many", f"query_terms has {len(value)} entries; the limit is {MAX_QUERY_TERMS}."))
+        errors.append(
+            Issue(
+                "query_terms",
+                "too_many",
+                f"query_terms has {len(value)} entries; the limit is {MAX_QUERY_TERMS}.",
+            )
+        )
         return ()
     terms: list[str] = []
     for i, term in enumerate(value, 1):
         if not isinstance(term, str):
-            errors.append(Issue("query_terms", "type", f"query_terms entry {i} must be a string, not {type(term).__name__}."))
+            errors.append(
+                Issue(
+                    "query_terms",
+                    "type",
+                    f"query_terms entry {i} must be a string, not {type(term).__name__}.",
+                )
+            )
             continue
         flat = " ".join(term.split())
         if not flat:
             errors.append(Issue("query_terms", "blank", f"query_terms entry {i} is empty."))
         elif len(flat) > MAX_QUERY_TERM_CHARS:
-            errors.append(Issue("query_terms", "too_long", f"query_terms entry {i} is {len(flat)} characters; the limit is {MAX_QUERY_TERM_CHARS}."))
+            errors.append(
+                Issue(
+                    "query_terms",
+                    "too_long",
+                    f"query_terms entry {i} is {len(flat)} characters; the limit is {MAX_QUERY_TERM_CHARS}.",
+                )
+            )
         elif _CONTROL_RE.search(term.replace("\n", " ").replace("\t", " ")):
-            errors.append(Issue("query_terms", "control_characters", f"query_terms entry {i} contains control characters."))
+            errors.append(
+                Issue(
+                    "query_terms",
+                    "control_characters",
+                    f"query_terms entry {i} contains control characters.",
+                )
+            )
         elif flat.lower() not in (t.lower() for t in terms):
             terms.append(flat)
     if not terms and not errors:
@@ -318,17 +445,34 @@ def _query_terms(raw: dict[str, Any], errors: list[Issue], warnings: list[Issue]
 
 
 def _origin(
-    value: str | None, errors: list[Issue], warnings: list[Issue], production: bool, allowed_ports: frozenset[int]
+    value: str | None,
+    errors: list[Issue],
+    warnings: list[Issue],
+    production: bool,
+    allowed_ports: frozenset[int],
 ) -> str | None:
     if value is None:
         return None
     before = len(errors)
-    parsed = parse_https_url(value, "allowed_origin", errors, production=production, allowed_ports=allowed_ports, warnings=warnings)
+    parsed = parse_https_url(
+        value,
+        "allowed_origin",
+        errors,
+        production=production,
+        allowed_ports=allowed_ports,
+        warnings=warnings,
+    )
     if parsed is None:
         return None
     origin, path, query = parsed
     if path != "/" or query or value.rstrip("/").count("/") > 2 or "#" in value:
-        errors.append(Issue("allowed_origin", "not_origin", "allowed_origin must be only scheme and host, like https://www.nist.gov (no path, query or fragment)."))
+        errors.append(
+            Issue(
+                "allowed_origin",
+                "not_origin",
+                "allowed_origin must be only scheme and host, like https://www.nist.gov (no path, query or fragment).",
+            )
+        )
     return origin if len(errors) == before else None
 
 
@@ -346,8 +490,12 @@ def _prefix(value: str | None, errors: list[Issue]) -> str | None:
         )
         return None
     if "//" in value or any(seg in (".", "..") for seg in value.split("/")):
-        errors.append(Issue("allowed_path_prefix", "dot_segments", "allowed_path_prefix must not contain '.', '..' or empty path segments."))
+        errors.append(
+            Issue(
+                "allowed_path_prefix",
+                "dot_segments",
+                "allowed_path_prefix must not contain '.', '..' or empty path segments.",
+            )
+        )
         return None
     return value.rstrip("/") or "/"
-
-

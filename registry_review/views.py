@@ -45,8 +45,15 @@ def _row(item: RecordReport) -> dict[str, Any]:
     if item.record is not None:
         values.update(item.record.to_dict())
     fields = (
-        "title", "url", "allowed_origin", "allowed_path_prefix", "source_type",
-        "trust_label", "freshness_label", "claim_boundary", "query_terms",
+        "title",
+        "url",
+        "allowed_origin",
+        "allowed_path_prefix",
+        "source_type",
+        "trust_label",
+        "freshness_label",
+        "claim_boundary",
+        "query_terms",
     )
     return {
         "number": item.index,
@@ -91,7 +98,9 @@ def _page(request: HttpRequest) -> HttpResponse:
     try:
         review = services.review_text(text=form.cleaned_data["text"])
     except ApplicationError as exc:
-        return _render(request, RegistrySubmissionForm(), None, refusal=exc.message, status=exc.status_code)
+        return _render(
+            request, RegistrySubmissionForm(), None, refusal=exc.message, status=exc.status_code
+        )
     # The pasted text is echoed back so the owner can fix it; an uploaded file is not.
     return _render(request, form, review)
 

@@ -73,32 +73,38 @@ class SessionSourcesView(APIView):
 
     @extend_schema(
         request={
-            "multipart/form-data": FileInputSerializer, "application/json": PasteInputSerializer
+            "multipart/form-data": FileInputSerializer,
+            "application/json": PasteInputSerializer,
         },
-        responses={
-            201: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415, 429)
-        },
+        responses={201: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415, 429)},
         operation_id="session_sources_create",
     )
     def post(self, request: Request) -> Response:
         if (request.content_type or "").startswith("multipart/"):
             if len(request.FILES.getlist("file")) > 1:
-                raise ApplicationError("invalid_request", "Send one file per request.",
-                                       fields={"file": ["Send one file per request."]})
+                raise ApplicationError(
+                    "invalid_request",
+                    "Send one file per request.",
+                    fields={"file": ["Send one file per request."]},
+                )
             upload = FileInputSerializer(data=request.data)
             upload.is_valid(raise_exception=True)
             values: dict[str, Any] = upload.validated_data
             record = services.add_uploaded_file(
-                session=request.session, owner=owner_of(request),
-                upload=values["file"], title=values.get("title") or None,
+                session=request.session,
+                owner=owner_of(request),
+                upload=values["file"],
+                title=values.get("title") or None,
             )
         else:
             paste = PasteInputSerializer(data=request.data)
             paste.is_valid(raise_exception=True)
             values = paste.validated_data
             record = services.add_paste(
-                session=request.session, owner=owner_of(request),
-                title=values["title"], text=values["text"],
+                session=request.session,
+                owner=owner_of(request),
+                title=values["title"],
+                text=values["text"],
             )
         return Response(record.to_dict(), status=status.HTTP_201_CREATED)
 

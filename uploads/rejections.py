@@ -47,6 +47,7 @@ HTTP_STATUS: dict[Reason, int] = {
     Reason.MACRO_ENABLED: status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
 }
 
+
 class SourceRefused(ApplicationError):
     """An upload or paste that is refused before anything is kept; the code is its reason class."""
 

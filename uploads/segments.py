@@ -119,7 +119,9 @@ def _table_rows(lines: list[str]) -> Iterator[Segment]:
         if not any(c.strip() for c in cells):
             continue
         row_number = index + 1
-        yield Segment(text=row_text(header, cells, row_number), anchor=Anchor(row_number=row_number))
+        yield Segment(
+            text=row_text(header, cells, row_number), anchor=Anchor(row_number=row_number)
+        )
 
 
 def _json_leaves(lines: list[str]) -> Iterator[Segment]:

@@ -88,7 +88,9 @@ class _Candidate:
 
 def package_terms(package_text: str, limit: int = PACKAGE_TERMS) -> frozenset[str]:
     """The package excerpts' most frequent content stems, without generic review words."""
-    counts = Counter(s for s in content_stems(package_text) if s not in GENERIC_STEMS and len(s) > 2)
+    counts = Counter(
+        s for s in content_stems(package_text) if s not in GENERIC_STEMS and len(s) > 2
+    )
     return frozenset(stem for stem, _ in counts.most_common(limit))
 
 
@@ -116,7 +118,9 @@ def select(
             stems = set(content_stems(segment.text))
             score = QUESTION_WEIGHT * len(q_terms & stems) + len(p_terms & stems)
             text_tokens = tokens.count(segment.text)
-            cands.append(_Candidate(index, position, segment, score, text_tokens, text_tokens + overhead))
+            cands.append(
+                _Candidate(index, position, segment, score, text_tokens, text_tokens + overhead)
+            )
         per_source.append(cands)
 
     everything = [c for cands in per_source for c in cands]
@@ -148,7 +152,9 @@ def select(
     )
 
 
-def _round_robin(per_source: list[list[_Candidate]], available: int, max_excerpts: int) -> list[_Candidate]:
+def _round_robin(
+    per_source: list[list[_Candidate]], available: int, max_excerpts: int
+) -> list[_Candidate]:
     queues = []
     for cands in per_source:
         relevant = sorted((c for c in cands if c.score > 0), key=lambda c: (-c.score, c.position))

@@ -48,7 +48,9 @@ def add(request: HttpRequest) -> HttpResponse:
             if not title:
                 raise ApplicationError("invalid_request", "A pasted source needs a title.")
             record = services.add_paste(
-                session=request.session, owner=owner_of(request), title=title,
+                session=request.session,
+                owner=owner_of(request),
+                title=title,
                 text=request.POST["text"],
             )
         else:

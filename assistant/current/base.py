@@ -53,7 +53,9 @@ class BaseCurrentContextAdapter(ABC):
     name: str = "base"
 
     @abstractmethod
-    def retrieve(self, *, question: str, package_rows: tuple[PackageRow, ...]) -> CurrentContextResult:
+    def retrieve(
+        self, *, question: str, package_rows: tuple[PackageRow, ...]
+    ) -> CurrentContextResult:
         """Return refs (at most 3) or a non-retrieved state with a reason; never raise."""
 
 
@@ -62,7 +64,9 @@ class DisabledAdapter(BaseCurrentContextAdapter):
 
     name = "disabled"
 
-    def retrieve(self, *, question: str, package_rows: tuple[PackageRow, ...]) -> CurrentContextResult:
+    def retrieve(
+        self, *, question: str, package_rows: tuple[PackageRow, ...]
+    ) -> CurrentContextResult:
         return CurrentContextResult(
             state=DISABLED,
             detail=(

@@ -93,7 +93,9 @@ class Fetcher:
         except FetchError:
             raise
         except httpx.TimeoutException:
-            raise FetchError(f"the source did not answer within {self.limits.deadline_s:g} seconds") from None
+            raise FetchError(
+                f"the source did not answer within {self.limits.deadline_s:g} seconds"
+            ) from None
         except httpx.TransportError as exc:
             raise FetchError(transport_reason(exc)) from None
         except (httpx.HTTPError, httpcore.ProtocolError, ssl.SSLError, OSError):
@@ -121,7 +123,9 @@ class Fetcher:
             raise FetchError(f"unsafe URL: {reason}")
         return checked
 
-    def _fetch(self, record: SourceRecord, transport: httpx.HTTPTransport, deadline: Deadline) -> FetchedDocument:
+    def _fetch(
+        self, record: SourceRecord, transport: httpx.HTTPTransport, deadline: Deadline
+    ) -> FetchedDocument:
         url = self._in_scope(record.url, record)
         for hop in range(self.limits.max_redirects + 1):
             request = self._request(url, record, deadline)
@@ -130,7 +134,9 @@ class Fetcher:
                 if response.status_code in REDIRECT_STATUSES:
                     location = response.headers.get("location")
                     if not location:
-                        raise FetchError(f"the source answered {response.status_code} without a Location")
+                        raise FetchError(
+                            f"the source answered {response.status_code} without a Location"
+                        )
                     if hop == self.limits.max_redirects:
                         raise FetchError(f"more than {self.limits.max_redirects} redirects")
                     try:
@@ -144,7 +150,9 @@ class Fetcher:
                 media_type, charset = _content_type(response.headers.get("content-type", ""))
                 encoding = response.headers.get("content-encoding", "identity").strip().lower()
                 if encoding not in ("", "identity"):
-                    raise FetchError(f"the source sent {encoding!r}-encoded content although identity was requested")
+                    raise FetchError(
+                        f"the source sent {encoding!r}-encoded content although identity was requested"
+                    )
                 body = self._read(response, deadline)
             finally:
                 response.close()
@@ -201,7 +209,9 @@ class Fetcher:
 def _content_type(header: str) -> tuple[str, str | None]:
     media, _, params = header.partition(";")
     media = media.strip().lower()
-    allowed = media in ALLOWED_MEDIA_TYPES or (media.startswith("application/") and media.endswith("+json"))
+    allowed = media in ALLOWED_MEDIA_TYPES or (
+        media.startswith("application/") and media.endswith("+json")
+    )
     if not allowed:
         raise FetchError(f"unsupported content type {media or '(none)'!r}")
     charset = None
@@ -210,5 +220,3 @@ def _content_type(header: str) -> tuple[str, str | None]:
         if key.strip().lower() == "charset":
             charset = value.strip().strip('"').lower() or None
     return media, charset
-
-

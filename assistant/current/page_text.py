@@ -26,15 +26,34 @@ WEB_CHARSETS = frozenset(
 # libxml2 compares an element's attribute names pairwise: 80,000 attributes (700 KB) cost 20 s of
 # CPU. No real page comes near this many on one element.
 MAX_ELEMENT_ATTRIBUTES = 400
-_START_TAG_RE = re.compile(r"""<[A-Za-z][^\s/>]*((?:[^>"'=]+|=\s*"[^"]*"|=\s*'[^']*'|=[^\s>]*|["'])*)""")
+_START_TAG_RE = re.compile(
+    r"""<[A-Za-z][^\s/>]*((?:[^>"'=]+|=\s*"[^"]*"|=\s*'[^']*'|=[^\s>]*|["'])*)"""
+)
 _ATTRIBUTE_VALUE_RE = re.compile(r"""=\s*(?:"[^"]*"|'[^']*'|[^\s>]*)""")
 _ATTRIBUTE_NAME_RE = re.compile(r"[^\s/]+")
-_DROP_TAGS = ("script", "style", "noscript", "template", "svg", "iframe", "object", "embed",
-              "head", "nav", "header", "footer", "aside", "form", "button", "select")
+_DROP_TAGS = (
+    "script",
+    "style",
+    "noscript",
+    "template",
+    "svg",
+    "iframe",
+    "object",
+    "embed",
+    "head",
+    "nav",
+    "header",
+    "footer",
+    "aside",
+    "form",
+    "button",
+    "select",
+)
 _BLOCK_TAGS = frozenset(
     "address article blockquote br dd div dl dt figcaption figure h1 h2 h3 h4 h5 h6 hr li main ol "
     "p pre section table td th tr ul".split()
 )
+
 
 def _decode(body: bytes, charset: str | None) -> str:
     if b"\x00" in body:
@@ -53,7 +72,9 @@ def _decode(body: bytes, charset: str | None) -> str:
     return text
 
 
-def extract_text(body: bytes, media_type: str, charset: str | None, *, max_chars: int = MAX_EXTRACTED_CHARS) -> str:
+def extract_text(
+    body: bytes, media_type: str, charset: str | None, *, max_chars: int = MAX_EXTRACTED_CHARS
+) -> str:
     """Readable text from an allowed response body, bounded; FetchError when there is none."""
     text = _decode(body, charset)
     if media_type == "text/html":
@@ -75,7 +96,9 @@ def _html_text(markup: str) -> str:
     quadratic path, attribute-heavy elements, is refused first.
     """
     if _too_many_attributes(markup):
-        raise FetchError(f"the HTML has an element with too many attributes (over {MAX_ELEMENT_ATTRIBUTES})")
+        raise FetchError(
+            f"the HTML has an element with too many attributes (over {MAX_ELEMENT_ATTRIBUTES})"
+        )
     try:
         parser = lxml_html.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
         doc = lxml_html.document_fromstring(markup.encode("utf-8"), parser=parser)
@@ -98,7 +121,9 @@ def _too_many_attributes(markup: str) -> bool:
     looks like a tag (in comments or scripts) is counted too: over-counting fails closed.
     """
     for match in _START_TAG_RE.finditer(markup):
-        if len(match.group(1)) <= 2 * MAX_ELEMENT_ATTRIBUTES:  # each name needs a character and a separator
+        if (
+            len(match.group(1)) <= 2 * MAX_ELEMENT_ATTRIBUTES
+        ):  # each name needs a character and a separator
             continue
         names = _ATTRIBUTE_VALUE_RE.sub(" ", match.group(1))
         for count, _ in enumerate(_ATTRIBUTE_NAME_RE.finditer(names), 1):

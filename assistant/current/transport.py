@@ -25,7 +25,9 @@ PER_READ_TIMEOUT_S = 2.0
 
 Resolver = Callable[[str, int], list[str]]
 PeerPolicy = Callable[[ipaddress.IPv4Address | ipaddress.IPv6Address], bool]
-_RESOLVER_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="aicd-resolve")
+_RESOLVER_POOL = concurrent.futures.ThreadPoolExecutor(
+    max_workers=4, thread_name_prefix="aicd-resolve"
+)
 
 
 class PeerRefused(httpcore.ConnectError):
@@ -65,10 +67,15 @@ class DeadlineStream(httpcore.NetworkStream):
         self._stream.close()
 
     def start_tls(
-        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
     ) -> httpcore.NetworkStream:
         budget = self._budget(timeout, httpcore.ConnectTimeout)
-        return DeadlineStream(self._stream.start_tls(ssl_context, server_hostname, budget), self._deadline)
+        return DeadlineStream(
+            self._stream.start_tls(ssl_context, server_hostname, budget), self._deadline
+        )
 
     def get_extra_info(self, info: str) -> typing.Any:
         return self._stream.get_extra_info(info)
@@ -118,7 +125,9 @@ class GuardedNetworkBackend(httpcore.SyncBackend):
     def connect_unix_socket(self, *args: object, **kwargs: object) -> httpcore.NetworkStream:
         raise PeerRefused("unix sockets are never used for current/public sources")
 
-    def _vetted_addresses(self, host: str, port: int) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    def _vetted_addresses(
+        self, host: str, port: int
+    ) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
         future = _RESOLVER_POOL.submit(self.resolver, host, port)
         try:
             answers = future.result(timeout=self.deadline.remaining())
@@ -132,7 +141,9 @@ class GuardedNetworkBackend(httpcore.SyncBackend):
             try:
                 addresses.append(ipaddress.ip_address(answer.split("%", 1)[0]))
             except ValueError:
-                raise PeerRefused(f"{host} resolved to something that is not an IP address") from None
+                raise PeerRefused(
+                    f"{host} resolved to something that is not an IP address"
+                ) from None
         if not addresses:
             raise PeerRefused(f"could not resolve {host}")
         refused = [a for a in addresses if not self.peer_allowed(a)]
@@ -145,7 +156,11 @@ class GuardedNetworkBackend(httpcore.SyncBackend):
 
 
 def guarded_transport(
-    *, resolver: Resolver, peer_allowed: PeerPolicy, ssl_context: ssl.SSLContext | None, deadline: Deadline
+    *,
+    resolver: Resolver,
+    peer_allowed: PeerPolicy,
+    ssl_context: ssl.SSLContext | None,
+    deadline: Deadline,
 ) -> httpx.HTTPTransport:
     """An httpx transport for one fetch: one connection, no keep-alive, no proxies, no retries."""
     context = ssl_context or httpx.create_ssl_context(trust_env=False)
@@ -160,7 +175,9 @@ def guarded_transport(
         http1=True,
         http2=False,
         retries=0,
-        network_backend=GuardedNetworkBackend(resolver=resolver, peer_allowed=peer_allowed, deadline=deadline),
+        network_backend=GuardedNetworkBackend(
+            resolver=resolver, peer_allowed=peer_allowed, deadline=deadline
+        ),
     )
     return transport
 

@@ -41,7 +41,11 @@ def provider_transport(app_configs: Any = None, **kwargs: Any) -> list[CheckMess
     if settings.AICD_PROVIDER != "openai_compatible" or not settings.PRODUCTION:
         return []
     parts = urlsplit(settings.AICD_PROVIDER_BASE_URL or "")
-    if parts.scheme == "http" and settings.AICD_PROVIDER_API_KEY and parts.hostname not in LOOPBACK_HOSTS:
+    if (
+        parts.scheme == "http"
+        and settings.AICD_PROVIDER_API_KEY
+        and parts.hostname not in LOOPBACK_HOSTS
+    ):
         return [
             Warning(
                 "AICD_PROVIDER_BASE_URL uses http:// to another host, so AICD_PROVIDER_API_KEY "

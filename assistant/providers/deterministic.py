@@ -30,7 +30,9 @@ class DeterministicProvider(BaseProvider):
     def complete(self, request: ProviderRequest) -> ProviderResponse:
         terms = content_stems(request.question)
         out: dict[str, str] = {}
-        out[lanes.PACKAGE_SAYS] = self._quote_refs(request.package_refs[:MAX_PACKAGE_REFS_QUOTED], terms)
+        out[lanes.PACKAGE_SAYS] = self._quote_refs(
+            request.package_refs[:MAX_PACKAGE_REFS_QUOTED], terms
+        )
         if lanes.CURRENT_SAYS in request.lane_order:
             out[lanes.CURRENT_SAYS] = (
                 self._quote_refs(request.current_refs, terms, per_ref=1)

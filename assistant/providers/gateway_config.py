@@ -43,7 +43,9 @@ def chat_completions_url(base_url: str) -> str:
     Raises ProviderError(not_configured) for anything but a plain http(s) URL: no credentials,
     query, fragment, whitespace or backslash. The URL itself is never quoted in the error.
     """
-    problem = "AICD_PROVIDER_BASE_URL must be a plain http(s) URL (no credentials, query or fragment)."
+    problem = (
+        "AICD_PROVIDER_BASE_URL must be a plain http(s) URL (no credentials, query or fragment)."
+    )
     if _UNSAFE_URL_CHARS.search(base_url):
         raise ProviderError(NOT_CONFIGURED, problem)
     try:

@@ -110,8 +110,10 @@ class OpenAICompatibleProvider(BaseProvider):
         outcome: queue.Queue[ProviderResponse | ProviderError] = queue.Queue(maxsize=1)
         cancel = threading.Event()
         worker = threading.Thread(
-            target=self._run, args=(config, body, deadline, cancel, outcome),
-            name="aicd-provider-call", daemon=True,
+            target=self._run,
+            args=(config, body, deadline, cancel, outcome),
+            name="aicd-provider-call",
+            daemon=True,
         )
         worker.start()
         try:
@@ -173,7 +175,9 @@ class OpenAICompatibleProvider(BaseProvider):
                 delay = self._backoff(attempt, outcome.retry_after_s)
                 if time.monotonic() + delay >= deadline:
                     raise _after_attempts(outcome.error, attempt)
-                logger.info("provider attempt %d failed (%s); retrying", attempt, outcome.error.code)
+                logger.info(
+                    "provider attempt %d failed (%s); retrying", attempt, outcome.error.code
+                )
                 if cancel.wait(delay):
                     raise _timeout_error(config)
 
@@ -213,7 +217,9 @@ class OpenAICompatibleProvider(BaseProvider):
             return _Failed(_connection_error(), retryable=True)
         except httpx.HTTPError as exc:
             logger.warning("provider transport error: %s", type(exc).__name__)
-            error = ProviderError(TRANSPORT_ERROR, "The request to the provider failed in transport.")
+            error = ProviderError(
+                TRANSPORT_ERROR, "The request to the provider failed in transport."
+            )
             return _Failed(error, retryable=False)
         return parse_completion(raw, configured_model=config.model)
 
@@ -228,12 +234,16 @@ def parse_completion(raw: bytes, *, configured_model: str) -> ProviderResponse:
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        raise ProviderError(MALFORMED_RESPONSE, "The provider's reply was not valid JSON.") from None
+        raise ProviderError(
+            MALFORMED_RESPONSE, "The provider's reply was not valid JSON."
+        ) from None
     if not isinstance(data, dict):
         raise ProviderError(MALFORMED_RESPONSE, "The provider's reply was not a chat completion.")
     choices = data.get("choices")
     if choices is None and "error" in data:
-        raise ProviderError(MALFORMED_RESPONSE, "The provider replied with an error instead of an answer.")
+        raise ProviderError(
+            MALFORMED_RESPONSE, "The provider replied with an error instead of an answer."
+        )
     if not isinstance(choices, list) or not choices:
         raise ProviderError(EMPTY_CHOICES, "The provider's reply contained no answer choices.")
     choice = choices[0]
@@ -256,7 +266,9 @@ def parse_completion(raw: bytes, *, configured_model: str) -> ProviderResponse:
     model = data.get("model")
     return ProviderResponse(
         text=text.strip(),
-        model=model if isinstance(model, str) and _MODEL_NAME_RE.fullmatch(model) else configured_model,
+        model=model
+        if isinstance(model, str) and _MODEL_NAME_RE.fullmatch(model)
+        else configured_model,
         prompt_tokens=_count(usage.get("prompt_tokens")),
         completion_tokens=_count(usage.get("completion_tokens")),
     )
@@ -318,7 +330,8 @@ def _caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
 
 def _connection_error() -> ProviderError:
     return ProviderError(
-        CONNECTION_FAILED, "Could not connect to the provider endpoint, or it dropped the connection."
+        CONNECTION_FAILED,
+        "Could not connect to the provider endpoint, or it dropped the connection.",
     )
 
 
@@ -366,7 +379,9 @@ def _status_error(status: int) -> ProviderError:
 def _after_attempts(error: ProviderError, attempts: int) -> ProviderError:
     if attempts == 1 or error.code == TIMEOUT:
         return error
-    return ProviderError(error.code, f"{error.message.rstrip('.')}; gave up after {attempts} attempts.")
+    return ProviderError(
+        error.code, f"{error.message.rstrip('.')}; gave up after {attempts} attempts."
+    )
 
 
 def _retry_after(value: str | None) -> float | None:

@@ -115,7 +115,6 @@ def _run_schemathesis(base_url: str, http: requests.Session, auth: dict[str, str
     assert 200 in seen_statuses and 400 in seen_statuses
 
 
-
 def _routed_api_methods():
     """(OpenAPI path, view class, method) of every API view method the URLconf routes."""
     import re
@@ -148,7 +147,9 @@ def test_every_api_method_is_documented_and_the_schema_carries_it(api_client) ->
     schema = api_client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     for path, cls, method in routed:
         handler = getattr(cls, method)
-        assert "schema" in getattr(handler, "kwargs", {}), f"{cls.__name__}.{method} has no @extend_schema"
+        assert "schema" in getattr(handler, "kwargs", {}), (
+            f"{cls.__name__}.{method} has no @extend_schema"
+        )
         operation = schema["paths"][path][method]
         assert operation["responses"], f"{path} {method}"
         if method in ("post", "put", "patch"):

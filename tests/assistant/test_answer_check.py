@@ -22,7 +22,9 @@ def _request(mode: Mode = Mode.PACKAGE_ONLY, current: tuple = ()) -> ProviderReq
 
 
 def test_good_package_answer_passes() -> None:
-    result = answer_check.verify("Package says\nName the owners [P1].\n\nGate 2 [P2, P1].", _request())
+    result = answer_check.verify(
+        "Package says\nName the owners [P1].\n\nGate 2 [P2, P1].", _request()
+    )
     assert result.ok
     assert result.lanes[0].label == "Package says"
     assert result.lanes[0].citation_ids == ("P1", "P2")
@@ -50,13 +52,17 @@ def test_wrong_class_in_source_lane_is_rejected() -> None:
 
 
 def test_uncited_paragraph_and_preamble_are_rejected() -> None:
-    result = answer_check.verify("Sure! Here you go.\nPackage says\nA [P1].\n\nUncited claim.", _request())
+    result = answer_check.verify(
+        "Sure! Here you go.\nPackage says\nA [P1].\n\nUncited claim.", _request()
+    )
     assert "the answer has text before its first lane label" in result.problems
     assert "a paragraph of lane 'Package says' has no citation" in result.problems
 
 
 def test_missing_and_misordered_lanes_are_rejected() -> None:
-    text = "Current/public source says\n" + lanes.CURRENT_NOT_RETRIEVED + "\n\nPackage says\nA [P1]."
+    text = (
+        "Current/public source says\n" + lanes.CURRENT_NOT_RETRIEVED + "\n\nPackage says\nA [P1]."
+    )
     result = answer_check.verify(text, _request(Mode.PACKAGE_CURRENT))
     assert any("not in the required order" in p for p in result.problems)
     assert any("'Divergence / update candidate' is missing" in p for p in result.problems)
@@ -96,7 +102,9 @@ def _four(**parts: str) -> str:
 
 
 def test_inline_bold_and_numbered_labels_are_accepted() -> None:
-    text = "1. **Package says:** Name the owners [P1].\n\n2) Synthesis / implications: So gate 2 [P2]."
+    text = (
+        "1. **Package says:** Name the owners [P1].\n\n2) Synthesis / implications: So gate 2 [P2]."
+    )
     result = answer_check.verify(text, _request())
     assert result.ok, result.problems
     assert [lane.text for lane in result.lanes] == ["Name the owners [P1].", "So gate 2 [P2]."]
@@ -115,7 +123,9 @@ def test_duplicate_lane_is_rejected() -> None:
 
 
 def test_synthesis_must_cite_something_sent() -> None:
-    result = answer_check.verify("Package says\nA [P1].\n\nSynthesis / implications\nThe sky is green.", _request())
+    result = answer_check.verify(
+        "Package says\nA [P1].\n\nSynthesis / implications\nThe sky is green.", _request()
+    )
     assert "lane 'Synthesis / implications' cites no source that was sent" in result.problems
 
 
@@ -140,15 +150,23 @@ def test_a_paragraph_of_bare_markers_is_rejected() -> None:
 
 
 def test_unknown_ids_are_named_only_when_they_look_like_ids() -> None:
-    problems = answer_check.verify("Package says\nA [P1] [P7] [ZZZZZZZZZZZZZZZZ12].", _request()).problems
+    problems = answer_check.verify(
+        "Package says\nA [P1] [P7] [ZZZZZZZZZZZZZZZZ12].", _request()
+    ).problems
     assert "lane 'Package says' cites P7, which was not among the sources sent" in problems
-    assert "lane 'Package says' cites an unrecognised id, which was not among the sources sent" in problems
+    assert (
+        "lane 'Package says' cites an unrecognised id, which was not among the sources sent"
+        in problems
+    )
     assert not any("ZZZZ" in p for p in problems)
 
 
 def test_links_must_come_from_the_sources_sent() -> None:
     nist = SourceRef(
-        "C1", lanes.CURRENT_CITATION, "NIST AI RMF", "Govern, map, measure, manage.",
+        "C1",
+        lanes.CURRENT_CITATION,
+        "NIST AI RMF",
+        "Govern, map, measure, manage.",
         {"url": "https://www.nist.gov/itl/ai-risk-management-framework"},
     )
     sent_url = _four(current="See https://www.nist.gov/itl/ai-risk-management-framework. [C1]")
@@ -158,26 +176,44 @@ def test_links_must_come_from_the_sources_sent() -> None:
         "See www.evil.example [C1].",
         "See [the framework](https://www.nist.gov/itl/ai-risk-management-framework) [C1].",
     ):
-        problems = answer_check.verify(_four(current=foreign), _request(Mode.PACKAGE_CURRENT, (nist,))).problems
-        assert "lane 'Current/public source says' contains a link that is not in the sources sent" in problems
+        problems = answer_check.verify(
+            _four(current=foreign), _request(Mode.PACKAGE_CURRENT, (nist,))
+        ).problems
+        assert (
+            "lane 'Current/public source says' contains a link that is not in the sources sent"
+            in problems
+        )
 
 
 def test_a_link_quoted_from_a_package_source_is_allowed() -> None:
-    row = SourceRef("P1", lanes.PACKAGE_CITATION, "Intranet", "Templates live at https://intranet.example/t.")
+    row = SourceRef(
+        "P1", lanes.PACKAGE_CITATION, "Intranet", "Templates live at https://intranet.example/t."
+    )
     request = ProviderRequest(
         mode=Mode.PACKAGE_ONLY, question="q", lane_order=("Package says",), package_refs=(row,)
     )
-    assert answer_check.verify("Package says\nTemplates live at https://intranet.example/t. [P1]", request).ok
+    assert answer_check.verify(
+        "Package says\nTemplates live at https://intranet.example/t. [P1]", request
+    ).ok
 
 
 def test_html_is_rejected_but_comparisons_are_not() -> None:
-    for markup in ("<b>Owners</b> [P1].", "Owners [P1]<script>x()</script>", "Owners &amp; gates [P1].", "Owners <!-- x --> [P1]"):
+    for markup in (
+        "<b>Owners</b> [P1].",
+        "Owners [P1]<script>x()</script>",
+        "Owners &amp; gates [P1].",
+        "Owners <!-- x --> [P1]",
+    ):
         problems = answer_check.verify(f"Package says\n{markup}", _request()).problems
         assert "lane 'Package says' contains HTML markup" in problems, markup
-    assert answer_check.verify("Package says\nIf cost < budget and latency > 2 s, proceed [P1].", _request()).ok
+    assert answer_check.verify(
+        "Package says\nIf cost < budget and latency > 2 s, proceed [P1].", _request()
+    ).ok
 
 
 def test_unreadable_citation_markers_are_rejected() -> None:
     for marker in ("[1]", "[P1-P2]", "[source P2]", "[P1 and P2]"):
-        problems = answer_check.verify(f"Package says\nOwners are named [P1] {marker}.", _request()).problems
+        problems = answer_check.verify(
+            f"Package says\nOwners are named [P1] {marker}.", _request()
+        ).problems
         assert "lane 'Package says' has a citation marker the gate cannot read" in problems, marker

@@ -30,7 +30,9 @@ def test_only_package_sources_are_remembered(built_sample_pack, monkeypatch):
 
     monkeypatch.setattr(sentences, "_analysed_shared", recording)
     row = built_sample_pack.rows[0]
-    current_text = "A current public source sentence about stage gates and owners. Another one here."
+    current_text = (
+        "A current public source sentence about stage gates and owners. Another one here."
+    )
     request = ProviderRequest(
         mode=Mode.PACKAGE_CURRENT,
         question="who owns each stage gate?",

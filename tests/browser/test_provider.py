@@ -67,7 +67,9 @@ def gateway() -> Iterator[EchoingGateway]:
     server.close()
 
 
-def test_refused_key_gives_a_diagnostic_without_the_key(session, browser_reviewer, settings, gateway) -> None:
+def test_refused_key_gives_a_diagnostic_without_the_key(
+    session, browser_reviewer, settings, gateway
+) -> None:
     settings.AICD_PROVIDER = "openai_compatible"
     settings.AICD_PROVIDER_BASE_URL = gateway.url
     settings.AICD_PROVIDER_MODEL = "gateway-model"

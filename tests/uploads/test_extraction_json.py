@@ -68,7 +68,10 @@ def test_value_count_limit_is_exact() -> None:
 
 def test_long_values_are_capped_and_marked_truncated() -> None:
     extracted = _extract(json.dumps({"note": "z" * 3_000}).encode())
-    assert extracted.status == "truncated" and len(extracted.text) == len("/note\t") + LIMITS.cell_chars
+    assert (
+        extracted.status == "truncated"
+        and len(extracted.text) == len("/note\t") + LIMITS.cell_chars
+    )
 
 
 def test_size_limit_is_exact() -> None:

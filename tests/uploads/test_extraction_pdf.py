@@ -40,7 +40,10 @@ def test_three_page_pdf_gives_one_anchor_per_page(compress: bool) -> None:
     assert extracted.confidence == "high" and extracted.anchors_available == ("page",)
     segments = segments_of("pdf", extracted.text, extracted.meta)
     assert [(s.anchor, s.text) for s in segments] == [
-        (Anchor(page=1), "Draft PRD: contract review assistant\nProblem statement: reviewers lose hours."),
+        (
+            Anchor(page=1),
+            "Draft PRD: contract review assistant\nProblem statement: reviewers lose hours.",
+        ),
         (Anchor(page=2), "Data boundary: contracts are confidential."),
         (Anchor(page=3), "Owner: the product owner decides scope."),
     ]

@@ -11,7 +11,9 @@ from uploads.extraction.sniff import utf16_byte_order
 from uploads.rejections import Reason, refuse
 
 _SPACES = re.compile(r"[ \t\u00a0]+")
-_INVISIBLE = re.compile("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_INVISIBLE = re.compile(
+    "[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]"
+)
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,9 @@ def extension(filename: str) -> str:
     return name.rsplit(".", 1)[-1].lower() if "." in name.strip(".") else ""
 
 
-def char_budget(file_type: str, session_remaining: int | None, limits: Limits = LIMITS) -> CharBudget:
+def char_budget(
+    file_type: str, session_remaining: int | None, limits: Limits = LIMITS
+) -> CharBudget:
     """The extracted-character budget: the file type's own limit or what the session has left."""
     per_file = limits.tabular_chars if file_type in TABULAR else None
     if session_remaining is not None and (per_file is None or session_remaining < per_file):
@@ -60,7 +62,9 @@ def char_budget(file_type: str, session_remaining: int | None, limits: Limits = 
             f"limited to {per_file:,} extracted characters.",
         )
     return CharBudget(
-        HARD_CHAR_CAP, Reason.TOO_LARGE, f"The file extracts to more than {HARD_CHAR_CAP:,} characters."
+        HARD_CHAR_CAP,
+        Reason.TOO_LARGE,
+        f"The file extracts to more than {HARD_CHAR_CAP:,} characters.",
     )
 
 
@@ -84,11 +88,20 @@ def extract_upload(
             "file name.",
         )
     if kind is Kind.ARCHIVE:
-        raise refuse(Reason.ARCHIVE, f"The file is {description}. Archives are not accepted; upload the documents themselves.")
+        raise refuse(
+            Reason.ARCHIVE,
+            f"The file is {description}. Archives are not accepted; upload the documents themselves.",
+        )
     if kind is Kind.OLE:
         if _ENCRYPTED_OFFICE_MARK in data:
-            raise refuse(Reason.ENCRYPTED, "The file is a password-protected Office document; encrypted files are not accepted.")
-        raise refuse(Reason.UNSUPPORTED_TYPE, f"The file is {description} (.doc, .xls or similar); save it as .docx.")
+            raise refuse(
+                Reason.ENCRYPTED,
+                "The file is a password-protected Office document; encrypted files are not accepted.",
+            )
+        raise refuse(
+            Reason.UNSUPPORTED_TYPE,
+            f"The file is {description} (.doc, .xls or similar); save it as .docx.",
+        )
     if kind in (Kind.IMAGE, Kind.MEDIA, Kind.BINARY):
         raise refuse(
             Reason.UNSUPPORTED_TYPE,
@@ -111,17 +124,35 @@ def extract_upload(
     if kind is Kind.ZIP:
         package = inspect_package(data)
         if package == PackageKind.ARCHIVE:
-            raise refuse(Reason.ARCHIVE, "The file is a zip archive. Archives are not accepted; upload the documents themselves.")
+            raise refuse(
+                Reason.ARCHIVE,
+                "The file is a zip archive. Archives are not accepted; upload the documents themselves.",
+            )
         if package == PackageKind.OTHER_OOXML:
-            raise refuse(Reason.UNSUPPORTED_TYPE, "The file is an Office package that is not a Word document; only .docx is accepted.")
+            raise refuse(
+                Reason.UNSUPPORTED_TYPE,
+                "The file is an Office package that is not a Word document; only .docx is accepted.",
+            )
         if ext != "docx":
-            raise refuse(Reason.TYPE_MISMATCH, f"The file is named .{ext} but its content is a Word document; rename it .docx.")
+            raise refuse(
+                Reason.TYPE_MISMATCH,
+                f"The file is named .{ext} but its content is a Word document; rename it .docx.",
+            )
     elif ext == "docx":
-        raise refuse(Reason.TYPE_MISMATCH, f"The file is named .docx but its content is {description}, not a Word document.")
+        raise refuse(
+            Reason.TYPE_MISMATCH,
+            f"The file is named .docx but its content is {description}, not a Word document.",
+        )
     if kind is Kind.PDF and ext != "pdf":
-        raise refuse(Reason.TYPE_MISMATCH, f"The file is named .{ext} but its content is a PDF; rename it .pdf.")
+        raise refuse(
+            Reason.TYPE_MISMATCH,
+            f"The file is named .{ext} but its content is a PDF; rename it .pdf.",
+        )
     if ext == "pdf" and kind is not Kind.PDF:
-        raise refuse(Reason.TYPE_MISMATCH, f"The file is named .pdf but its content is {description}, not a PDF.")
+        raise refuse(
+            Reason.TYPE_MISMATCH,
+            f"The file is named .pdf but its content is {description}, not a PDF.",
+        )
 
     budget = char_budget(ext, session_remaining, limits)
     if ext == "pdf":

@@ -60,7 +60,9 @@ def inspect_package(data: bytes) -> str:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError):
-        raise refuse(Reason.MALFORMED, "The file is a damaged zip package and could not be read.") from None
+        raise refuse(
+            Reason.MALFORMED, "The file is a damaged zip package and could not be read."
+        ) from None
     with zf:
         names = {info.filename for info in infos}
         if "[Content_Types].xml" not in names:
@@ -84,7 +86,9 @@ def _check_directory(infos: list[zipfile.ZipInfo]) -> None:
             f"The package has {len(infos):,} parts; at most {MAX_PARTS:,} are accepted.",
         )
     if any(info.flag_bits & 0x1 for info in infos):
-        raise refuse(Reason.ENCRYPTED, "The package has encrypted parts; encrypted files are not accepted.")
+        raise refuse(
+            Reason.ENCRYPTED, "The package has encrypted parts; encrypted files are not accepted."
+        )
     total = 0
     for info in infos:
         total += info.file_size
@@ -113,8 +117,18 @@ def _read_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     try:
         with zf.open(info) as handle:
             body = handle.read(MAX_PART_BYTES + 1)
-    except (zipfile.BadZipFile, zlib.error, ValueError, OSError, EOFError, NotImplementedError, RuntimeError):
-        raise refuse(Reason.MALFORMED, "A part of the package is damaged and could not be read.") from None
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        ValueError,
+        OSError,
+        EOFError,
+        NotImplementedError,
+        RuntimeError,
+    ):
+        raise refuse(
+            Reason.MALFORMED, "A part of the package is damaged and could not be read."
+        ) from None
     if len(body) > MAX_PART_BYTES:
         raise refuse(
             Reason.DECOMPRESSION_BOMB,
@@ -125,7 +139,9 @@ def _read_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
 
 def _check_macros(names: Iterable[str], content_types: bytes) -> None:
     lowered = content_types.lower()
-    macro_part = any(n.lower().rsplit("/", 1)[-1] in ("vbaproject.bin", "vbadata.xml") for n in names)
+    macro_part = any(
+        n.lower().rsplit("/", 1)[-1] in ("vbaproject.bin", "vbadata.xml") for n in names
+    )
     if macro_part or b"macroenabled" in lowered or b"vbaproject" in lowered:
         raise refuse(
             Reason.MACRO_ENABLED,
@@ -153,8 +169,7 @@ def _content_types(body: bytes) -> dict[str, str]:
     except ElementTree.ParseError:
         raise refuse(Reason.MALFORMED, "The package's content-type list is malformed.") from None
     return {
-        el.get("PartName", ""): el.get("ContentType", "")
-        for el in root.iter(f"{_CT_NS}Override")
+        el.get("PartName", ""): el.get("ContentType", "") for el in root.iter(f"{_CT_NS}Override")
     }
 
 
@@ -173,13 +188,17 @@ def extract_docx(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
     except SourceRefused:
         raise
     except Exception:  # python-docx raises KeyError, ValueError, lxml and zip errors alike
-        raise refuse(Reason.MALFORMED, "The Word document is malformed and could not be read.") from None
+        raise refuse(
+            Reason.MALFORMED, "The Word document is malformed and could not be read."
+        ) from None
     try:
         return _walk(document, budget, limits)
     except SourceRefused:
         raise
     except Exception:  # a damaged body or style part fails while walking, not while opening
-        raise refuse(Reason.MALFORMED, "The Word document is malformed and could not be read.") from None
+        raise refuse(
+            Reason.MALFORMED, "The Word document is malformed and could not be read."
+        ) from None
 
 
 def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:
@@ -276,4 +295,3 @@ def _table_rows(table: Table) -> tuple[list[str], bool]:
         if any(cells):
             rows.append(" | ".join(cells))
     return rows, nested
-

@@ -67,7 +67,9 @@ def extract_pdf(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) -> 
     except FileNotDecryptedError:
         raise refuse(Reason.ENCRYPTED, _ENCRYPTED) from None
     except RecursionError:
-        raise refuse(Reason.MALFORMED, "The PDF's structure is nested too deeply to read.") from None
+        raise refuse(
+            Reason.MALFORMED, "The PDF's structure is nested too deeply to read."
+        ) from None
     except Exception:  # pypdf raises PdfReadError, PdfStreamError and plain Python errors alike
         raise refuse(Reason.MALFORMED, "The PDF is malformed and could not be read.") from None
 
@@ -78,7 +80,9 @@ _ENCRYPTED = (
 )
 
 
-def _extract(data: bytes, *, budget: CharBudget, limits: Limits, deadline: Deadline) -> ExtractedText:
+def _extract(
+    data: bytes, *, budget: CharBudget, limits: Limits, deadline: Deadline
+) -> ExtractedText:
     from pypdf import PdfReader
 
     reader = PdfReader(io.BytesIO(data), strict=False)
@@ -124,7 +128,10 @@ def _extract(data: bytes, *, budget: CharBudget, limits: Limits, deadline: Deadl
 
 
 def _normalise(text: str) -> str:
-    lines = [strip_invisible(line).rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    lines = [
+        strip_invisible(line).rstrip()
+        for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    ]
     out: list[str] = []
     for line in lines:
         if not line and out and not out[-1]:

@@ -34,7 +34,9 @@ def extract_table(
         raise refuse(Reason.EMPTY, "The table contains no text to extract.")
     problem = quality_problem(decoded.text)
     if problem:
-        raise refuse(Reason.LOW_CONFIDENCE, f"The table is too garbled to cite reliably: {problem}.")
+        raise refuse(
+            Reason.LOW_CONFIDENCE, f"The table is too garbled to cite reliably: {problem}."
+        )
     dialect = "excel-tab" if file_type == "tsv" else "excel"
     reader = csv.reader(io.StringIO(decoded.text, newline=""), dialect=dialect, strict=True)
     deadline = Deadline(limits.extraction_seconds)
@@ -79,7 +81,9 @@ def extract_table(
                 Reason.TOO_LARGE,
                 f"A cell is longer than {csv.field_size_limit():,} characters, the parser's limit.",
             ) from None
-        raise refuse(Reason.MALFORMED, f"The {file_type.upper()} file is malformed: {exc}.") from None
+        raise refuse(
+            Reason.MALFORMED, f"The {file_type.upper()} file is malformed: {exc}."
+        ) from None
     if rows == 0:
         raise refuse(Reason.EMPTY, "The table has a header but no data rows.")
     return ExtractedText(
