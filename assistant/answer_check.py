@@ -83,7 +83,7 @@ def parse(text: str) -> tuple[list[tuple[str, str]], list[str]]:
     return sections, problems
 
 
-def verify(text: str, request: ProviderRequest) -> GateResult:
+def verify(text: str, request: ProviderRequest) -> GateResult:  # noqa: C901 - one linear pass of checks, each a named problem
     """Check the provider's answer against what was sent; return lanes or problems, never both."""
     if len(text) > MAX_ANSWER_CHARS:
         return GateResult((), (f"the answer is longer than {MAX_ANSWER_CHARS} characters",))

@@ -29,7 +29,7 @@ class SourceGroundedChatView(APIView):
     throttle_scope = "chat"
 
     @extend_schema_serializer(component_name="ChatInput")
-    class InputSerializer(serializers.Serializer):  # type: ignore[type-arg]
+    class InputSerializer(serializers.Serializer):
         mode = serializers.ChoiceField(
             choices=[m.value for m in Mode], default=Mode.PACKAGE_ONLY.value
         )

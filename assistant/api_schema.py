@@ -18,18 +18,18 @@ from core.openapi import error_responses
 _CITATION_CLASSES = list(lanes.CITATION_CLASSES)
 
 
-class NoticeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class NoticeSerializer(serializers.Serializer):
     pattern = serializers.CharField()
     message = serializers.CharField()
 
 
-class LaneSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LaneSerializer(serializers.Serializer):
     label = serializers.ChoiceField(choices=list(lanes.ALL_LABELS))  # type: ignore[assignment]
     text = serializers.CharField(help_text="Plain text with [P1]/[C1]/[U1] citation markers.")
     citation_ids = serializers.ListField(child=serializers.CharField())
 
 
-class CitationSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class CitationSerializer(serializers.Serializer):
     id = serializers.CharField(help_text="P1… package, C1… current/public, U1… uploaded/session.")
     citation_class = serializers.ChoiceField(choices=_CITATION_CLASSES)
     title = serializers.CharField()
@@ -57,7 +57,7 @@ class CitationSerializer(serializers.Serializer):  # type: ignore[type-arg]
     authority_note = serializers.CharField(required=False)
 
 
-class CurrentContextSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class CurrentContextSerializer(serializers.Serializer):
     adapter = serializers.CharField()
     state = serializers.ChoiceField(
         choices=[
@@ -72,7 +72,7 @@ class CurrentContextSerializer(serializers.Serializer):  # type: ignore[type-arg
     detail = serializers.CharField()
 
 
-class TelemetrySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TelemetrySerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=[m.value for m in Mode])
     behaviors = serializers.ListField(child=serializers.CharField())
     package_refs_selected = serializers.IntegerField()
@@ -90,7 +90,7 @@ class TelemetrySerializer(serializers.Serializer):  # type: ignore[type-arg]
     durable_logging = serializers.CharField()
 
 
-class RunSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class RunSerializer(serializers.Serializer):
     run_id = serializers.UUIDField()
     mode = serializers.ChoiceField(choices=[m.value for m in Mode])
     state = serializers.ChoiceField(choices=[s.value for s in RunState])

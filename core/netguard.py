@@ -109,7 +109,7 @@ def is_public_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) ->
     )
 
 
-def host_issues(
+def host_issues(  # noqa: C901 - an ordered list of host rules; the order is the policy
     host: str, *, production: bool, field_name: str = "url"
 ) -> tuple[list[Issue], list[Issue]]:
     """Errors and warnings for a URL host (already lower-cased, brackets removed)."""
@@ -290,7 +290,7 @@ def permitted_ports(allowed: frozenset[int] | None) -> frozenset[int]:
     return frozenset(int(p) for p in extra) | {DEFAULT_PORT}
 
 
-def parse_https_url(
+def parse_https_url(  # noqa: C901 - an ordered list of URL rules, each ending the parse with its issue
     value: str,
     field_name: str,
     errors: list[Issue],

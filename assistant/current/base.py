@@ -78,4 +78,4 @@ class DisabledAdapter(BaseCurrentContextAdapter):
 
 def get_adapter() -> BaseCurrentContextAdapter:
     cls = import_string(ADAPTERS[settings.AICD_CURRENT_CONTEXT_ADAPTER])
-    return cls()  # type: ignore[no-any-return]
+    return cls()

@@ -139,7 +139,7 @@ class OpenAICompatibleProvider(BaseProvider):
             result = self._exchange(config, body, deadline, cancel)
         except ProviderError as exc:
             result = exc
-        except Exception as exc:  # the worker must always report back, whatever went wrong
+        except Exception as exc:  # noqa: BLE001 - the worker must always report back, whatever went wrong
             logger.error("provider call failed unexpectedly: %s", type(exc).__name__)
             result = ProviderError(UNEXPECTED, "The provider call failed unexpectedly.")
         outcome.put(result)

@@ -665,13 +665,13 @@ def test_the_ca_bundle_is_not_taken_from_the_environment(server, monkeypatch, tm
 
 def _subject_hash(pem: bytes) -> int:
     """OpenSSL's c_rehash name for a CA file, so SSL_CERT_DIR could find it (computed, not guessed)."""
-    import subprocess  # noqa: PLC0415 - only this helper needs it
+    import subprocess
 
-    out = subprocess.run(  # noqa: S603 - fixed argv, the test CA as input
+    out = subprocess.run(
         ["openssl", "x509", "-noout", "-subject_hash"],
         input=pem,
         capture_output=True,
-        check=True,  # noqa: S607
+        check=True,
     )
     return int(out.stdout.strip(), 16)
 

@@ -38,7 +38,7 @@ class EchoingGateway:
             def log_message(self, *args: object) -> None:
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            def do_POST(self) -> None:
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 auth = self.headers.get("Authorization", "")
                 gateway.authorizations.append(auth)

@@ -47,7 +47,7 @@ def _upload(client: APIClient, name: str, data: bytes, **extra):
 
 def _cached_bytes() -> bytes:
     """Every value the local-memory cache holds, as the pickled bytes it stores."""
-    return b"".join(cache._cache.values())  # noqa: SLF001 - inspecting the test cache on purpose
+    return b"".join(cache._cache.values())
 
 
 @pytest.mark.django_db
@@ -270,7 +270,7 @@ def test_end_to_end_review_then_clear_and_logout_leave_nothing(reviewer) -> None
     rita.post("/accounts/logout/")
     assert cache.get(KEY_PREFIX + session_key) is None
     assert MARKER.encode() not in _cached_bytes()
-    assert all(MARKER.encode() not in pickle.dumps(v) for v in cache._cache.values())  # noqa: SLF001
+    assert all(MARKER.encode() not in pickle.dumps(v) for v in cache._cache.values())
 
 
 @pytest.mark.django_db

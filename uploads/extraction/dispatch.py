@@ -79,6 +79,23 @@ def extract_upload(
     """
     kind, description = sniff(data)
     ext = extension(filename)
+    _refuse_by_content(kind, description, data)
+    _refuse_by_name_and_size(kind, description, ext, data, limits)
+
+    budget = char_budget(ext, session_remaining, limits)
+    if ext == "pdf":
+        return extract_pdf(data, budget=budget, limits=limits)
+    if ext == "docx":
+        return extract_docx(data, budget=budget, limits=limits)
+    if ext in ("csv", "tsv"):
+        return extract_table(data, file_type=ext, budget=budget, limits=limits)
+    if ext == "json":
+        return extract_json(data, budget=budget, limits=limits)
+    return extract_text(data, file_type=ext, budget=budget)
+
+
+def _refuse_by_content(kind: Kind, description: str, data: bytes) -> None:
+    """Refuse what the bytes are, whatever the file is called: empty, executable, archive, binary."""
     if kind is Kind.EMPTY:
         raise refuse(Reason.EMPTY, "The file is empty.")
     if kind in (Kind.EXECUTABLE, Kind.SCRIPT):
@@ -108,6 +125,12 @@ def extract_upload(
             f"The file is {description}. Images, audio, video and other binary files are not "
             "accepted (OCR and transcription are not supported).",
         )
+
+
+def _refuse_by_name_and_size(
+    kind: Kind, description: str, ext: str, data: bytes, limits: Limits
+) -> None:
+    """Refuse an unsupported extension, a file over its type's size, or a name the content belies."""
     if ext not in SUPPORTED_EXTENSIONS:
         shown = f".{ext}" if ext else "no extension"
         raise refuse(
@@ -153,14 +176,3 @@ def extract_upload(
             Reason.TYPE_MISMATCH,
             f"The file is named .pdf but its content is {description}, not a PDF.",
         )
-
-    budget = char_budget(ext, session_remaining, limits)
-    if ext == "pdf":
-        return extract_pdf(data, budget=budget, limits=limits)
-    if ext == "docx":
-        return extract_docx(data, budget=budget, limits=limits)
-    if ext in ("csv", "tsv"):
-        return extract_table(data, file_type=ext, budget=budget, limits=limits)
-    if ext == "json":
-        return extract_json(data, budget=budget, limits=limits)
-    return extract_text(data, file_type=ext, budget=budget)

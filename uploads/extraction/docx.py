@@ -14,7 +14,7 @@ import zipfile
 import zlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
-from xml.etree import ElementTree  # noqa: S405 - parses only [Content_Types].xml after the DTD check
+from xml.etree import ElementTree  # parses only [Content_Types].xml, after the DTD check
 
 from core.deadline import Deadline
 from uploads.extraction.common import CharBudget, check_deadline, clean_inline
@@ -187,7 +187,7 @@ def extract_docx(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
         document = docx.Document(io.BytesIO(data))
     except SourceRefused:
         raise
-    except Exception:  # python-docx raises KeyError, ValueError, lxml and zip errors alike
+    except Exception:  # noqa: BLE001 - python-docx raises KeyError, ValueError, lxml and zip errors alike
         raise refuse(
             Reason.MALFORMED, "The Word document is malformed and could not be read."
         ) from None
@@ -195,7 +195,7 @@ def extract_docx(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
         return _walk(document, budget, limits)
     except SourceRefused:
         raise
-    except Exception:  # a damaged body or style part fails while walking, not while opening
+    except Exception:  # noqa: BLE001 - a damaged body or style part fails while walking, not while opening
         raise refuse(
             Reason.MALFORMED, "The Word document is malformed and could not be read."
         ) from None
@@ -268,7 +268,7 @@ def _is_heading(paragraph: Paragraph) -> bool:
 
 def _is_list_item(paragraph: Paragraph) -> bool:
     style = _style_name(paragraph) or ""
-    ppr: Any = paragraph._p.pPr  # noqa: SLF001 - python-docx exposes numbering only on the element
+    ppr: Any = paragraph._p.pPr  # python-docx exposes numbering only on the element
     return "list" in style.lower() or (ppr is not None and ppr.numPr is not None)
 
 
@@ -287,9 +287,9 @@ def _table_rows(table: Table) -> tuple[list[str], bool]:
         cells: list[str] = []
         previous = None
         for cell in row.cells:
-            if previous is not None and cell._tc is previous:  # noqa: SLF001 - merged-cell identity
+            if previous is not None and cell._tc is previous:  # merged-cell identity
                 continue
-            previous = cell._tc  # noqa: SLF001
+            previous = cell._tc
             nested = nested or bool(cell.tables)
             cells.append(clean_inline(cell.text))
         if any(cells):

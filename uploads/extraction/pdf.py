@@ -70,7 +70,7 @@ def extract_pdf(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) -> 
         raise refuse(
             Reason.MALFORMED, "The PDF's structure is nested too deeply to read."
         ) from None
-    except Exception:  # pypdf raises PdfReadError, PdfStreamError and plain Python errors alike
+    except Exception:  # noqa: BLE001 - pypdf raises PdfReadError, PdfStreamError and plain Python errors alike
         raise refuse(Reason.MALFORMED, "The PDF is malformed and could not be read.") from None
 
 

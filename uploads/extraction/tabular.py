@@ -25,7 +25,7 @@ from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 METHOD = "local_csv_parse"
 
 
-def extract_table(
+def extract_table(  # noqa: C901 - one streaming pass over rows with its limits inline
     data: bytes, *, file_type: str, budget: CharBudget, limits: Limits = LIMITS
 ) -> ExtractedText:
     """Rows of a ``.csv`` (comma) or ``.tsv`` (tab) file; line 0 of the text is the header."""
