@@ -19,6 +19,7 @@ from assistant import api_schema, services
 from assistant.modes import Mode
 from core.fields import StrictCharField
 from uploads import services as uploads
+from uploads.owner import owner_of
 
 
 @method_decorator(login_not_required, name="dispatch")
@@ -65,7 +66,7 @@ class SourceGroundedChatView(APIView):
         data.is_valid(raise_exception=True)
         values: dict[str, Any] = data.validated_data
         sources = uploads.resolve(
-            session=request.session, owner=str(request.user.pk), ids=values["session_source_ids"]
+            session=request.session, owner=owner_of(request), ids=values["session_source_ids"]
         )
         run = services.answer(
             question=values["question"], mode=Mode(values["mode"]), session_sources=sources

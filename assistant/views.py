@@ -17,6 +17,7 @@ from assistant.throttling import throttle_posts
 from assistant.types import Run
 from core.errors import ApplicationError
 from uploads import services as uploads
+from uploads.owner import owner_of
 
 CURRENT_GROUP_NOTE = (
     "Current/public sources are not package authority. They are cited separately, may be stale, "
@@ -62,7 +63,7 @@ def chat(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             try:
                 sources = uploads.resolve(
-                    session=request.session, owner=str(request.user.pk), ids=selected
+                    session=request.session, owner=owner_of(request), ids=selected
                 )
             except ApplicationError as exc:
                 form.add_error(None, exc.message)

@@ -20,6 +20,7 @@ from core.errors import ApplicationError
 from core.openapi import error_responses
 from uploads import services
 from uploads.limits import LIMITS
+from uploads.owner import owner_of
 from uploads.rejections import Reason, SourceRefused
 from uploads.serializers import FileInputSerializer, PasteInputSerializer
 
@@ -38,10 +39,6 @@ class PasteJSONParser(JSONParser):
                 f"limited to {LIMITS.paste_chars:,} characters.",
             )
         return super().parse(io.BytesIO(body), media_type, parser_context)
-
-
-def owner_of(request: Request) -> str:
-    return str(request.user.pk)
 
 
 @method_decorator(login_not_required, name="dispatch")

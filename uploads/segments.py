@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from uploads.types import Anchor, Segment
+from uploads.anchors import Anchor, Segment
 
 SEGMENT_CHARS = 800
 OPENING_SECTION = "Opening text (before the first heading)"

@@ -15,8 +15,9 @@ from dataclasses import dataclass, replace
 
 from core import tokens
 from core.text import content_stems
+from uploads.anchors import Anchor, Segment
 from uploads.segments import table_header
-from uploads.types import Anchor, ExtractionRecord, Segment, SessionSource
+from uploads.types import ExtractionRecord, SessionSource
 
 CONTEXT_TOKEN_BUDGET = 7_000
 UPLOADED_TOKEN_CAP = 5_000

@@ -15,10 +15,7 @@ from django.views.decorators.http import require_POST
 from aicd.throttling import SharedScopedRateThrottle
 from core.errors import ApplicationError
 from uploads import services
-
-
-def owner_of(request: HttpRequest) -> str:
-    return str(request.user.pk)
+from uploads.owner import owner_of
 
 
 def _back() -> HttpResponseRedirect:

@@ -10,11 +10,11 @@ from docx.oxml import parse_xml
 from docx.oxml.ns import nsdecls
 
 from tests.uploads.builders import docx_bytes, docx_of_size, plain_zip, rewrite_zip
+from uploads.anchors import Anchor
 from uploads.extraction import extract_upload
 from uploads.limits import LIMITS
 from uploads.rejections import SourceRefused
 from uploads.segments import OPENING_SECTION, segments_of
-from uploads.types import Anchor
 
 MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
 

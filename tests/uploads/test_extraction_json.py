@@ -6,12 +6,12 @@ import json
 
 import pytest
 
+from uploads.anchors import Anchor
 from uploads.extraction import extract_upload
 from uploads.extraction.json_source import max_depth
 from uploads.limits import LIMITS
 from uploads.rejections import SourceRefused
 from uploads.segments import segments_of
-from uploads.types import Anchor
 
 
 def _extract(data: bytes, remaining: int | None = LIMITS.session_chars):

@@ -9,12 +9,12 @@ import pytest
 from pypdf import PdfReader, PdfWriter
 
 from tests.uploads.builders import build_pdf, text_content, text_pdf, text_pdf_of_size
+from uploads.anchors import Anchor
 from uploads.extraction import extract_upload
 from uploads.extraction.pdf import STREAM_OUTPUT_BYTES
 from uploads.limits import LIMITS
 from uploads.rejections import SourceRefused
 from uploads.segments import segments_of
-from uploads.types import Anchor
 
 THREE_PAGES = [
     ["Draft PRD: contract review assistant", "Problem statement: reviewers lose hours."],

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from uploads import selection
+from uploads.anchors import Anchor
 from uploads.extraction import extract_upload
 from uploads.limits import LIMITS
 from uploads.rejections import SourceRefused
 from uploads.segments import segments_of
-from uploads.types import Anchor
 
 CSV = (
     b"Criterion,Status,Evidence\r\n"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from uploads.anchors import Anchor
 from uploads.extraction import extract_paste, extract_upload
 from uploads.limits import LIMITS
 from uploads.rejections import SourceRefused
 from uploads.segments import segments_of
-from uploads.types import Anchor
 
 
 def _extract(data: bytes, name: str = "notes.txt"):

@@ -11,17 +11,14 @@ from django.http import HttpRequest
 from uploads import services
 from uploads import types as source_types
 from uploads.limits import LIMITS, human_bytes, limit_lines
+from uploads.owner import owner_of
 
 register = template.Library()
 
 
-def _owner(request: HttpRequest) -> str:
-    return str(request.user.pk)
-
-
 def panel_context(request: HttpRequest, selected: Iterable[str] | None = None) -> dict[str, Any]:
     """What the upload panel and the source checkboxes show; ``selected=None`` checks every source."""
-    view = services.overview(session=request.session, owner=_owner(request))
+    view = services.overview(session=request.session, owner=owner_of(request))
     ids = [r.session_source_id for r in view.records]
     chosen = set(ids if selected is None else selected)
     return {
