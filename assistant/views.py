@@ -9,11 +9,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
+from aicd.throttling import throttle_posts
 from assistant import context_pack, lanes, rendering, services
 from assistant import reader as package_reader
 from assistant.forms import ChatForm
 from assistant.modes import MODE_DISPLAY_NAMES, Mode
-from assistant.throttling import throttle_posts
 from assistant.types import Run
 from core.errors import ApplicationError
 from uploads import services as uploads

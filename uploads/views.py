@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from aicd.throttling import SharedScopedRateThrottle
+from aicd.throttling import over_limit
 from core.errors import ApplicationError
 from uploads import services
 from uploads.owner import owner_of
@@ -22,12 +22,6 @@ def _back() -> HttpResponseRedirect:
     return HttpResponseRedirect(reverse("assistant:chat") + "#session-sources")
 
 
-class _UploadsScope:
-    """Lets the form path share the API's ``uploads`` throttle (same counter per user)."""
-
-    throttle_scope = "uploads"
-
-
 @require_POST
 def add(request: HttpRequest) -> HttpResponse:
     """Add the posted file, or the posted paste when no file was sent."""
@@ -35,7 +29,7 @@ def add(request: HttpRequest) -> HttpResponse:
     title = request.POST.get("title", "").strip() or None
     name = (upload.name if upload else None) or title or "pasted text"
     try:
-        if not SharedScopedRateThrottle().allow_request(request, _UploadsScope()):  # type: ignore[arg-type]
+        if over_limit(request, "uploads")[0]:  # the API's "uploads" count, per user
             raise ApplicationError("throttled", "Too many uploads; wait a minute and try again.")
         if upload is not None:
             record = services.add_uploaded_file(
