@@ -18,8 +18,8 @@ from core import tokens
 from core.errors import ApplicationError
 from uploads.extraction import extension, extract_paste, extract_upload
 from uploads.extraction.common import clean_inline
-from uploads.extraction.dispatch import SUPPORTED_EXTENSIONS, size_words
-from uploads.limits import LIMITS, Limits, file_limit_bytes, human_bytes
+from uploads.file_types import SUPPORTED_EXTENSIONS, file_limit_bytes, size_words
+from uploads.limits import LIMITS, Limits, human_bytes
 from uploads.rejections import Reason, refuse
 from uploads.store import SessionSourceStore, Totals
 from uploads.types import (

@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import Any
 
 from uploads.anchors import Segment
+from uploads.file_types import label_of
 from uploads.segments import segments_of
 
 SOURCE_CLASS = "uploaded_session_source"
@@ -33,17 +34,6 @@ CONFIDENCE_PARTIAL = "partial"
 STATUS_ACCEPTED = "accepted"
 STATUS_PARTIAL = "partially extracted"
 STATUS_TRUNCATED = "truncated"
-
-TYPE_LABELS = {
-    "txt": "Plain text (.txt)",
-    "md": "Markdown (.md)",
-    "pdf": "PDF (.pdf)",
-    "docx": "Word (.docx)",
-    "csv": "CSV (.csv)",
-    "tsv": "TSV (.tsv)",
-    "json": "JSON (.json)",
-    "paste": "Pasted text",
-}
 
 
 @dataclass(frozen=True)
@@ -77,7 +67,7 @@ class ExtractionRecord:
 
     @property
     def type_label(self) -> str:
-        return TYPE_LABELS.get(self.file_type, self.file_type)
+        return label_of(self.file_type)
 
 
 @dataclass(frozen=True)

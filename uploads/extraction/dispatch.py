@@ -11,28 +11,19 @@ from uploads.extraction.pdf import extract_pdf
 from uploads.extraction.sniff import Kind, sniff
 from uploads.extraction.tabular import extract_table
 from uploads.extraction.text import extract_text
-from uploads.limits import LIMITS, Limits, file_limit_bytes, human_bytes
+from uploads.file_types import (
+    SUPPORTED_EXTENSIONS,
+    SUPPORTED_LIST,
+    TABULAR,
+    file_limit_bytes,
+    size_words,
+)
+from uploads.limits import LIMITS, Limits, human_bytes
 from uploads.rejections import Reason, refuse
 from uploads.types import ExtractedText
 
-SUPPORTED_EXTENSIONS = ("txt", "md", "pdf", "docx", "csv", "tsv", "json")
-TABULAR = ("csv", "tsv", "json")
 HARD_CHAR_CAP = 2_000_000
-_SIZE_WORDS = {
-    "txt": "plain-text and Markdown files",
-    "md": "plain-text and Markdown files",
-    "pdf": "PDF and Word files",
-    "docx": "PDF and Word files",
-    "csv": "CSV, TSV and JSON files",
-    "tsv": "CSV, TSV and JSON files",
-    "json": "CSV, TSV and JSON files",
-}
 _ENCRYPTED_OFFICE_MARK = "EncryptedPackage".encode("utf-16-le")
-
-
-def size_words(ext: str) -> str:
-    """Which files a size limit applies to, for messages."""
-    return _SIZE_WORDS.get(ext, "files")
 
 
 def extension(filename: str) -> str:
@@ -135,13 +126,13 @@ def _refuse_by_name_and_size(
         shown = f".{ext}" if ext else "no extension"
         raise refuse(
             Reason.UNSUPPORTED_TYPE,
-            f"Files with {shown} are not supported. Supported: .txt, .md, .pdf, .docx, .csv, .tsv, .json.",
+            f"Files with {shown} are not supported. Supported: {SUPPORTED_LIST}.",
         )
     size_limit = file_limit_bytes(ext, limits)
     if len(data) > size_limit:
         raise refuse(
             Reason.TOO_LARGE,
-            f"The file is {len(data):,} bytes; {_SIZE_WORDS[ext]} are limited to "
+            f"The file is {len(data):,} bytes; {size_words(ext)} are limited to "
             f"{human_bytes(size_limit)} ({size_limit:,} bytes).",
         )
     if kind is Kind.ZIP:

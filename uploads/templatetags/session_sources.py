@@ -10,6 +10,7 @@ from django.http import HttpRequest
 
 from uploads import services
 from uploads import types as source_types
+from uploads.file_types import ACCEPT_ATTRIBUTE
 from uploads.limits import LIMITS, human_bytes, limit_lines
 from uploads.owner import owner_of
 
@@ -35,7 +36,7 @@ def panel_context(request: HttpRequest, selected: Iterable[str] | None = None) -
         ),
         "privacy_notice": source_types.PRIVACY_NOTICE,
         "source_label": source_types.USER_VISIBLE_LABEL,
-        "accept_types": ".txt,.md,.pdf,.docx,.csv,.tsv,.json",
+        "accept_types": ACCEPT_ATTRIBUTE,
         "max_upload_bytes": LIMITS.largest_file_bytes,
     }
 
