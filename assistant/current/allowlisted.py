@@ -32,7 +32,7 @@ MAX_SNIPPET_CHARS = 1200
 
 def default_fetcher() -> Fetcher:
     """The production fetcher: system resolver, public peers only, the operator's allowed ports."""
-    ports = frozenset(getattr(settings, "AICD_CURRENT_CONTEXT_ALLOWED_PORTS", ()) or ())
+    ports = frozenset(settings.AICD_CURRENT_CONTEXT_ALLOWED_PORTS or ())
     return Fetcher(allowed_ports=ports)
 
 
