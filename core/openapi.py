@@ -6,7 +6,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 
 
-class ErrorDetailSerializer(serializers.Serializer):
+class ErrorDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]  # no instance type
     code = serializers.CharField(
         help_text="A stable machine-readable reason, e.g. invalid_request."
     )
@@ -18,7 +18,7 @@ class ErrorDetailSerializer(serializers.Serializer):
     )
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]  # no instance type
     error = ErrorDetailSerializer()
 
 

@@ -41,13 +41,14 @@ def words(text: str) -> list[str]:
 
 def stems(text: str) -> list[str]:
     """Every word of ``text`` stemmed, stopwords included (phrases need them)."""
-    return _stemmer().stemWords(words(text))
+    stemmed: list[str] = _stemmer().stemWords(words(text))
+    return stemmed
 
 
 def content_stems(text: str) -> list[str]:
     """Stemmed words of ``text`` without stopwords: the unit of BM25 matching."""
-    ws = [w for w in words(text) if w not in STOPWORDS]
-    return _stemmer().stemWords(ws)
+    stemmed: list[str] = _stemmer().stemWords([w for w in words(text) if w not in STOPWORDS])
+    return stemmed
 
 
 @lru_cache(maxsize=1)
