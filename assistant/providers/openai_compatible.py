@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import email.utils
 import http.cookiejar
-import json
 import logging
 import queue
 import random
-import re
 import ssl
 import threading
 import time
@@ -27,6 +25,7 @@ from django.conf import settings
 from assistant import prompt
 from assistant.prompt import ProviderRequest
 from assistant.providers.base import BaseProvider, ProviderError, ProviderResponse
+from assistant.providers.completion import parse_completion
 from assistant.providers.gateway_config import GatewayConfig, load_config
 
 logger = logging.getLogger("assistant.providers.openai_compatible")
@@ -36,8 +35,6 @@ BACKOFF_BASE_S = 0.5
 BACKOFF_CAP_S = 8.0
 MAX_RESPONSE_BYTES = 2 * 1024 * 1024
 USER_AGENT = "aicd-assistant"
-_MODEL_NAME_RE = re.compile(r"[\w.:/@+-]{1,128}")
-_THINK_RE = re.compile(r"\A\s*<think>.*?</think>\s*", re.S | re.I)
 _jitter = random.SystemRandom()
 
 # Codes a reviewer may see in a diagnostic; docs/providers.md says when each occurs.
@@ -52,12 +49,7 @@ CLIENT_ERROR = "client_error"
 REDIRECT_REFUSED = "redirect_refused"
 RATE_LIMITED = "rate_limited"
 SERVER_ERROR = "server_error"
-MALFORMED_RESPONSE = "malformed_response"
 RESPONSE_TOO_LARGE = "response_too_large"
-EMPTY_CHOICES = "empty_choices"
-EMPTY_CONTENT = "empty_content"
-MODEL_REFUSAL = "model_refusal"
-TRUNCATED = "truncated"
 UNEXPECTED = "provider_failed"
 
 
@@ -227,71 +219,6 @@ class OpenAICompatibleProvider(BaseProvider):
         ceiling = min(BACKOFF_CAP_S, self.backoff_base_s * 2 ** (attempt - 1))
         delay = ceiling / 2 + _jitter.uniform(0, ceiling / 2)
         return max(delay, retry_after) if retry_after is not None else delay
-
-
-def parse_completion(raw: bytes, *, configured_model: str) -> ProviderResponse:
-    """The answer text, model and token usage of a Chat Completions body, or a ProviderError."""
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise ProviderError(
-            MALFORMED_RESPONSE, "The provider's reply was not valid JSON."
-        ) from None
-    if not isinstance(data, dict):
-        raise ProviderError(MALFORMED_RESPONSE, "The provider's reply was not a chat completion.")
-    choices = data.get("choices")
-    if choices is None and "error" in data:
-        raise ProviderError(
-            MALFORMED_RESPONSE, "The provider replied with an error instead of an answer."
-        )
-    if not isinstance(choices, list) or not choices:
-        raise ProviderError(EMPTY_CHOICES, "The provider's reply contained no answer choices.")
-    choice = choices[0]
-    message = choice.get("message") if isinstance(choice, dict) else None
-    if not isinstance(message, dict):
-        raise ProviderError(MALFORMED_RESPONSE, "The provider's reply was not a chat completion.")
-    finish = choice.get("finish_reason")
-    if finish == "content_filter":
-        raise ProviderError(MODEL_REFUSAL, "The model declined to answer (content filter).")
-    refusal = message.get("refusal")
-    if isinstance(refusal, str) and refusal.strip():
-        raise ProviderError(MODEL_REFUSAL, "The model declined to answer (refusal).")
-    text = _THINK_RE.sub("", _content_text(message.get("content")))
-    if finish == "length":
-        raise ProviderError(TRUNCATED, "The answer was cut off at the model's token limit.")
-    if not text.strip():
-        raise ProviderError(EMPTY_CONTENT, "The provider's answer was empty.")
-    usage = data.get("usage")
-    usage = usage if isinstance(usage, dict) else {}
-    model = data.get("model")
-    return ProviderResponse(
-        text=text.strip(),
-        model=model
-        if isinstance(model, str) and _MODEL_NAME_RE.fullmatch(model)
-        else configured_model,
-        prompt_tokens=_count(usage.get("prompt_tokens")),
-        completion_tokens=_count(usage.get("completion_tokens")),
-    )
-
-
-def _content_text(content: object) -> str:
-    """``content`` as a string, or the text parts of a list of content parts, joined."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        texts = [
-            part["text"]
-            for part in content
-            if isinstance(part, dict)
-            and part.get("type") in ("text", "output_text")
-            and isinstance(part.get("text"), str)
-        ]
-        return "".join(texts)
-    return ""
-
-
-def _count(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _read_bounded(
