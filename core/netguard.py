@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from django.conf import settings
+
 MAX_URL_CHARS = 2048
 DEFAULT_PORT = 443
 
@@ -279,15 +281,11 @@ def check_url_in_scope(
 
 
 def permitted_ports(allowed: frozenset[int] | None) -> frozenset[int]:
-    if allowed is not None:
-        return frozenset(allowed) | {DEFAULT_PORT}
-    try:
-        from django.conf import settings
-
-        extra = getattr(settings, "AICD_CURRENT_CONTEXT_ALLOWED_PORTS", ()) or ()
-    except Exception:  # noqa: BLE001 - settings not configured: the default port only
-        extra = ()
-    return frozenset(int(p) for p in extra) | {DEFAULT_PORT}
+    """Port 443 plus ``allowed``; plus AICD_CURRENT_CONTEXT_ALLOWED_PORTS when ``allowed`` is None."""
+    if allowed is None:
+        configured = settings.AICD_CURRENT_CONTEXT_ALLOWED_PORTS if settings.configured else ()
+        allowed = frozenset(int(p) for p in configured or ())
+    return frozenset(allowed) | {DEFAULT_PORT}
 
 
 def parse_https_url(  # noqa: C901 - an ordered list of URL rules, each ending the parse with its issue
