@@ -26,6 +26,8 @@ TITLE_WEIGHT = 2
 TOPIC_WEIGHTS = {"glossary": 0.6}
 MIN_TYPO_LENGTH = 5
 SUPPORT_DEPTH = 3
+# Up to this many rows, every row's index tokens are analysed on the first search.
+ANALYSED_AHEAD_ROWS = 2000
 
 
 def analyze(text: str, expansion: Expansion) -> list[str]:
@@ -100,8 +102,6 @@ class Index:
         self.expansion = expansion
         self._bm25 = bm25
         self.doc_freq = doc_freq
-        # Row id -> the row's index tokens, analysed the first time the row leads a search.
-        self._row_terms: dict[int, frozenset[str]] = {}
 
     @classmethod
     def build(cls, rows: Sequence[PackageRow], expansion: Expansion) -> Index:
@@ -216,10 +216,19 @@ class Index:
     def _terms_in_rows(self, doc_ids: list[int], terms: Iterable[str]) -> list[list[str]]:
         """For each row, those of ``terms`` that are among its index tokens (``row_tokens``).
 
-        A row's tokens are analysed once per process, when it first leads a search.
+        A row's tokens are analysed once per process (see ``_row_terms``).
         """
         wanted = list(terms)
         return [[t for t in wanted if t in self._tokens_of(d)] for d in doc_ids]
+
+    @cached_property
+    def _row_terms(self) -> dict[int, frozenset[str]]:
+        """Row id -> the row's index tokens. A package of up to ``ANALYSED_AHEAD_ROWS`` rows is
+        analysed on the first search (a few MiB at most); a larger one row by row, when a row
+        first leads a search."""
+        if len(self.rows) > ANALYSED_AHEAD_ROWS:
+            return {}
+        return {i: frozenset(row_tokens(row, self.expansion)) for i, row in enumerate(self.rows)}
 
     def _tokens_of(self, doc_id: int) -> frozenset[str]:
         tokens = self._row_terms.get(doc_id)
