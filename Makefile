@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-APP_PACKAGES := aicd accounts assistant registry_review uploads
+APP_PACKAGES := aicd accounts assistant core registry_review uploads
 
 .PHONY: run test install lint typecheck eval bench check-package serve clean
 
@@ -49,7 +49,9 @@ bench: $(BENCH_STAMP)
 		pdftotext=poppler-utils
 	$(BIN)/python -m bench
 
+## lint: the formatter check, ruff's rules and mypy (what CI runs after the tests)
 lint: $(STAMP)
+	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 

@@ -95,7 +95,10 @@ def record_failure(username: str, address: str) -> LockState:
         # The username appears only as its hash (sha256 of the case-folded name, first 12 hex).
         logger.warning(
             "sign-in locked for %ss: user=%s address=%s failures=%d",
-            window, _digest(_normalise(username))[:12], address, count,
+            window,
+            _digest(_normalise(username))[:12],
+            address,
+            count,
         )
         return LockState(True, window)
     return LockState(False)

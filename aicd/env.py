@@ -73,10 +73,16 @@ def get_int_list(name: str, default: tuple[int, ...] = ()) -> tuple[int, ...]:
     try:
         values = tuple(int(part) for part in raw.split(",") if part.strip())
     except ValueError:
-        raise ImproperlyConfigured(f"{name} must be comma-separated integers, got {raw!r}.") from None
+        raise ImproperlyConfigured(
+            f"{name} must be comma-separated integers, got {raw!r}."
+        ) from None
     if any(v < 1 or v > 65535 for v in values):
-        raise ImproperlyConfigured(f"{name} must list port numbers between 1 and 65535, got {raw!r}.")
+        raise ImproperlyConfigured(
+            f"{name} must list port numbers between 1 and 65535, got {raw!r}."
+        )
     return values
+
+
 _RATE_PERIODS = {"s", "sec", "second", "m", "min", "minute", "h", "hour", "d", "day"}
 
 

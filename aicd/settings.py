@@ -28,7 +28,9 @@ def _secret_key() -> str:
     if key:
         return key
     if PRODUCTION:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY is required when AICD_ENVIRONMENT=production.")
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is required when AICD_ENVIRONMENT=production."
+        )
     # Development only: one random key per checkout, kept under var/ so that restarts and
     # several local workers agree on it. Never used in production.
     path = VAR_DIR / ".dev_secret_key"
@@ -46,7 +48,9 @@ SECRET_KEY = _secret_key()
 
 ALLOWED_HOSTS = [
     h.strip()
-    for h in env.get_str("DJANGO_ALLOWED_HOSTS", "" if PRODUCTION else "127.0.0.1,localhost,testserver").split(",")
+    for h in env.get_str(
+        "DJANGO_ALLOWED_HOSTS", "" if PRODUCTION else "127.0.0.1,localhost,testserver"
+    ).split(",")
     if h.strip()
 ]
 if PRODUCTION and not ALLOWED_HOSTS:
@@ -186,7 +190,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["assistant.parsers.SafeJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "EXCEPTION_HANDLER": "assistant.api_errors.exception_handler",
+    "EXCEPTION_HANDLER": "core.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {
         "chat": env.get_rate("AICD_CHAT_THROTTLE_RATE", "60/min"),
@@ -204,8 +208,6 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # The views' @documented annotations become @extend_schema here, only when a schema is built.
-    "PREPROCESSING_HOOKS": ["aicd.openapi.apply_documentation"],
 }
 
 # Content Security Policy: no inline script or style, no connections off the app's origin.
@@ -231,7 +233,9 @@ if PRODUCTION:
     SECURE_SSL_REDIRECT = env.get_bool("AICD_SECURE_SSL_REDIRECT", True)
     if env.get_bool("AICD_BEHIND_TLS_PROXY", True):
         # The header the TLS-terminating proxy sets (and strips from clients) to say "https".
-        _proxy_header = env.get_str("AICD_PROXY_SSL_HEADER", "X-Forwarded-Proto") or "X-Forwarded-Proto"
+        _proxy_header = (
+            env.get_str("AICD_PROXY_SSL_HEADER", "X-Forwarded-Proto") or "X-Forwarded-Proto"
+        )
         SECURE_PROXY_SSL_HEADER = ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -251,7 +255,9 @@ LOGGING = {
 # ---------------------------------------------------------------- the assistant's own settings
 AICD_PACKAGE_DIR = Path(env.get_str("AICD_PACKAGE_DIR") or BASE_DIR / "sample_package")
 AICD_CONTEXT_PACK_DIR = Path(env.get_str("AICD_CONTEXT_PACK_DIR") or VAR_DIR / "context_pack")
-AICD_PROVIDER = env.get_choice("AICD_PROVIDER", ("deterministic", "openai_compatible"), "deterministic")
+AICD_PROVIDER = env.get_choice(
+    "AICD_PROVIDER", ("deterministic", "openai_compatible"), "deterministic"
+)
 AICD_PROVIDER_BASE_URL = env.get_str("AICD_PROVIDER_BASE_URL")
 AICD_PROVIDER_MODEL = env.get_str("AICD_PROVIDER_MODEL")
 AICD_PROVIDER_API_KEY = env.get_str("AICD_PROVIDER_API_KEY")
@@ -276,5 +282,7 @@ AICD_MAX_QUESTION_CHARS = env.get_int("AICD_MAX_QUESTION_CHARS", 2000, minimum=5
 AICD_EXPOSE_WORKER_PID = env.get_bool("AICD_EXPOSE_WORKER_PID", False)
 if AICD_EXPOSE_WORKER_PID:
     if PRODUCTION:
-        raise ImproperlyConfigured("AICD_EXPOSE_WORKER_PID is for tests only; unset it in production.")
+        raise ImproperlyConfigured(
+            "AICD_EXPOSE_WORKER_PID is for tests only; unset it in production."
+        )
     MIDDLEWARE.append("aicd.worker_pid.WorkerPidHeaderMiddleware")

@@ -1,10 +1,21 @@
-"""Scoped rate throttling that is atomic in Redis: one round trip, exact across workers and machines."""
+"""Scoped rate throttling that is atomic in Redis: one round trip, exact across workers and machines.
+
+The API views declare ``throttle_scope``; the template views that share an API's count (the chat
+page's POST, the upload panel's forms) use ``throttle_posts`` or ``over_limit`` with the same
+scope. Rates come from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (``AICD_CHAT_THROTTLE_RATE``,
+``AICD_UPLOAD_THROTTLE_RATE``); counts live in the default cache (Redis when configured).
+"""
 
 from __future__ import annotations
 
+import math
 import uuid
+from collections.abc import Callable
+from functools import wraps
 
 from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from rest_framework.request import Request
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
@@ -73,3 +84,44 @@ class SharedScopedRateThrottle(ScopedRateThrottle):
         if available <= 0:
             return None
         return remaining / float(available)
+
+
+View = Callable[..., HttpResponse]
+
+
+class _Scope:
+    """The minimal view object ScopedRateThrottle reads its scope from, for a template view."""
+
+    def __init__(self, scope: str):
+        self.throttle_scope = scope
+
+
+def over_limit(request: HttpRequest, scope: str) -> tuple[bool, float | None]:
+    """Whether a template view's request is over ``scope``'s rate (the API's count) and the wait."""
+    throttle = SharedScopedRateThrottle()
+    if throttle.allow_request(request, _Scope(scope)):  # type: ignore[arg-type]
+        return False, None
+    return True, throttle.wait()
+
+
+def throttle_posts(scope: str) -> Callable[[View], View]:
+    """Rate-limit POSTs to a template view under a DRF throttle scope; over the limit is a 429 page."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+            if request.method == "POST":
+                refused, wait = over_limit(request, scope)
+                if refused:
+                    retry_after = max(1, math.ceil(wait)) if wait is not None else None
+                    response = render(
+                        request, "throttled.html", {"retry_after": retry_after}, status=429
+                    )
+                    if retry_after is not None:
+                        response["Retry-After"] = str(retry_after)
+                    return response
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorate

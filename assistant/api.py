@@ -4,19 +4,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
 from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from aicd.openapi import documented
 from aicd.throttling import SharedScopedRateThrottle
 from assistant import api_schema, services
 from assistant.modes import Mode
-from assistant.serializers import ChatInputSerializer
+from core.fields import StrictCharField
 from uploads import services as uploads
+from uploads.owner import owner_of
 
 
 @method_decorator(login_not_required, name="dispatch")
@@ -26,17 +29,44 @@ class SourceGroundedChatView(APIView):
     throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "chat"
 
-    @documented(lambda: {
-        "request": ChatInputSerializer,
-        "responses": api_schema.CHAT_RESPONSES,
-        "examples": api_schema.CHAT_REQUEST_EXAMPLES,
-    })
+    @extend_schema_serializer(component_name="ChatInput")
+    class InputSerializer(serializers.Serializer):
+        mode = serializers.ChoiceField(
+            choices=[m.value for m in Mode], default=Mode.PACKAGE_ONLY.value
+        )
+        question = StrictCharField(trim_whitespace=True, allow_blank=False)
+        session_source_ids = serializers.ListField(
+            child=StrictCharField(max_length=64), required=False, default=list, max_length=6
+        )
+
+        def validate_question(self, value: str) -> str:
+            limit = settings.AICD_MAX_QUESTION_CHARS
+            if len(value) > limit:
+                raise serializers.ValidationError(
+                    f"Ensure the question has no more than {limit} characters (it has {len(value)})."
+                )
+            if "\x00" in value:
+                raise serializers.ValidationError("The question contains a NUL character.")
+            return value
+
+        def to_internal_value(self, data: Any) -> Any:
+            if not isinstance(data, dict):
+                raise serializers.ValidationError(
+                    {"non_field_errors": ["Expected a JSON object with a 'question' field."]}
+                )
+            return super().to_internal_value(data)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses=api_schema.CHAT_RESPONSES,
+        examples=api_schema.CHAT_REQUEST_EXAMPLES,
+    )
     def post(self, request: Request) -> Response:
-        data = ChatInputSerializer(data=request.data)
+        data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values: dict[str, Any] = data.validated_data
         sources = uploads.resolve(
-            session=request.session, owner=str(request.user.pk), ids=values["session_source_ids"]
+            session=request.session, owner=owner_of(request), ids=values["session_source_ids"]
         )
         run = services.answer(
             question=values["question"], mode=Mode(values["mode"]), session_sources=sources
@@ -51,6 +81,6 @@ class HealthView(APIView):
     It touches nothing but authentication, so it reveals nothing and costs what DRF costs.
     """
 
-    @documented(lambda: {"responses": {200: OpenApiTypes.OBJECT}})
+    @extend_schema(responses={200: OpenApiTypes.OBJECT})
     def get(self, request: Request) -> Response:
         return Response({"status": "ok"})

@@ -1,6 +1,6 @@
 """OpenAPI documentation of the chat API's responses: the run body and the CONTRACT error body.
 
-These serializers describe what ``Run.to_dict()`` and ``api_errors`` produce; they are used only
+These serializers describe what ``Run.to_dict()`` produces (the error body is in core/openapi.py); they are used only
 by drf-spectacular, never to build a response, so the schema cannot drift from a second encoder.
 Schemathesis checks real responses against them in tests/aicd/test_openapi.py.
 """
@@ -13,43 +13,32 @@ from rest_framework import serializers
 from assistant import lanes
 from assistant.current import base as current_states
 from assistant.modes import Mode, RunState
+from core.openapi import error_responses
 
 _CITATION_CLASSES = list(lanes.CITATION_CLASSES)
 
 
-class ErrorDetailSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    code = serializers.CharField(help_text="A stable machine-readable reason, e.g. invalid_request.")
-    message = serializers.CharField(help_text="A readable explanation.")
-    fields = serializers.DictField(  # type: ignore[assignment]  # a JSON key, not Serializer.fields
-        required=False,
-        child=serializers.JSONField(),
-        help_text="Per-field messages, for invalid input.",
-    )
-
-
-class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]
-    error = ErrorDetailSerializer()
-
-
-class NoticeSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class NoticeSerializer(serializers.Serializer):
     pattern = serializers.CharField()
     message = serializers.CharField()
 
 
-class LaneSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class LaneSerializer(serializers.Serializer):
     label = serializers.ChoiceField(choices=list(lanes.ALL_LABELS))  # type: ignore[assignment]
     text = serializers.CharField(help_text="Plain text with [P1]/[C1]/[U1] citation markers.")
     citation_ids = serializers.ListField(child=serializers.CharField())
 
 
-class CitationSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class CitationSerializer(serializers.Serializer):
     id = serializers.CharField(help_text="P1… package, C1… current/public, U1… uploaded/session.")
     citation_class = serializers.ChoiceField(choices=_CITATION_CLASSES)
     title = serializers.CharField()
     excerpt = serializers.CharField()
     claim_boundary = serializers.CharField()
     source_path = serializers.CharField(required=False, help_text="Package citations.")
-    reader_target = serializers.CharField(required=False, help_text="Package: /html/<path>#<anchor>.")
+    reader_target = serializers.CharField(
+        required=False, help_text="Package: /html/<path>#<anchor>."
+    )
     source_family = serializers.CharField(required=False)
     source_quality = serializers.CharField(required=False)
     url = serializers.CharField(required=False, help_text="Current/public citations.")
@@ -57,7 +46,9 @@ class CitationSerializer(serializers.Serializer):  # type: ignore[type-arg]
     trust_label = serializers.CharField(required=False)
     freshness_label = serializers.CharField(required=False)
     retrieved_at = serializers.CharField(required=False, help_text="ISO 8601.")
-    session_source_id = serializers.CharField(required=False, help_text="Uploaded/session citations.")
+    session_source_id = serializers.CharField(
+        required=False, help_text="Uploaded/session citations."
+    )
     display_title = serializers.CharField(required=False)
     file_type = serializers.CharField(required=False)
     anchor = serializers.DictField(required=False, child=serializers.JSONField())
@@ -66,7 +57,7 @@ class CitationSerializer(serializers.Serializer):  # type: ignore[type-arg]
     authority_note = serializers.CharField(required=False)
 
 
-class CurrentContextSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class CurrentContextSerializer(serializers.Serializer):
     adapter = serializers.CharField()
     state = serializers.ChoiceField(
         choices=[
@@ -81,7 +72,7 @@ class CurrentContextSerializer(serializers.Serializer):  # type: ignore[type-arg
     detail = serializers.CharField()
 
 
-class TelemetrySerializer(serializers.Serializer):  # type: ignore[type-arg]
+class TelemetrySerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=[m.value for m in Mode])
     behaviors = serializers.ListField(child=serializers.CharField())
     package_refs_selected = serializers.IntegerField()
@@ -99,7 +90,7 @@ class TelemetrySerializer(serializers.Serializer):  # type: ignore[type-arg]
     durable_logging = serializers.CharField()
 
 
-class RunSerializer(serializers.Serializer):  # type: ignore[type-arg]
+class RunSerializer(serializers.Serializer):
     run_id = serializers.UUIDField()
     mode = serializers.ChoiceField(choices=[m.value for m in Mode])
     state = serializers.ChoiceField(choices=[s.value for s in RunState])
@@ -113,52 +104,6 @@ class RunSerializer(serializers.Serializer):  # type: ignore[type-arg]
     diagnostic = serializers.CharField(
         required=False, help_text="Present only when state is diagnostic: why no answer is shown."
     )
-
-
-def _error(description: str, code: str, message: str) -> OpenApiResponse:
-    return OpenApiResponse(
-        response=ErrorSerializer,
-        description=description,
-        examples=[
-            OpenApiExample(code, value={"error": {"code": code, "message": message}}, response_only=True)
-        ],
-    )
-
-
-ERROR_RESPONSES = {
-    400: OpenApiResponse(
-        response=ErrorSerializer,
-        description="Malformed JSON or invalid fields.",
-        examples=[
-            OpenApiExample(
-                "invalid_request",
-                value={
-                    "error": {
-                        "code": "invalid_request",
-                        "message": "question: This field is required.",
-                        "fields": {"question": ["This field is required."]},
-                    }
-                },
-                response_only=True,
-            )
-        ],
-    ),
-    401: _error("No credentials.", "not_authenticated", "Authentication credentials were not provided."),
-    403: _error(
-        "Credentials rejected, a missing permission, or a session request without a CSRF token.",
-        "permission_denied",
-        "You do not have permission to perform this action.",
-    ),
-    404: _error("No such resource in this session.", "not_found", "No session source with that id exists in this session."),
-    413: _error("The body is larger than the server accepts.", "request_too_large", "The request body is larger than the 2621440-byte limit."),
-    415: _error("The body is not JSON.", "unsupported_media_type", 'Unsupported media type "text/plain" in request.'),
-    429: _error("Per-user rate limit; see Retry-After.", "throttled", "Too many requests. Retry in 42 seconds."),
-}
-
-
-def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
-    """The documented CONTRACT error responses for ``statuses``, for any endpoint's extend_schema."""
-    return {code: ERROR_RESPONSES[code] for code in statuses}
 
 
 CHAT_RESPONSES = {
@@ -177,9 +122,12 @@ CHAT_REQUEST_EXAMPLES = [
     ),
     OpenApiExample(
         "package_current",
-        value={"mode": "package_current", "question": "How does the playbook align with NIST AI RMF?"},
+        value={
+            "mode": "package_current",
+            "question": "How does the playbook align with NIST AI RMF?",
+        },
         request_only=True,
     ),
 ]
 
-__all__ = ["CHAT_REQUEST_EXAMPLES", "CHAT_RESPONSES", "ErrorSerializer", "RunSerializer"]
+__all__ = ["CHAT_REQUEST_EXAMPLES", "CHAT_RESPONSES", "RunSerializer"]

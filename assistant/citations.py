@@ -10,22 +10,13 @@ from assistant import lanes
 from assistant.current.base import CurrentRef
 from assistant.prompt import SourceRef
 from assistant.types import Citation, PackageRow
+from core.text import excerpt
 from uploads.selection import Excerpt
 from uploads.types import AUTHORITY_NOTE, RETENTION, SOURCE_CLASS
 
-EXCERPT_CHARS = 360
 CURRENT_AUTHORITY_NOTE = (
     "Current/public context. Not approved package authority and not approval of any kind."
 )
-
-
-def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """The first ``limit`` characters of ``text`` cut at a word boundary."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    cut = flat[:limit].rsplit(" ", 1)[0]
-    return cut.rstrip(",;:") + "…"
 
 
 @lru_cache(maxsize=4096)

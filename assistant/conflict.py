@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 
 from assistant.prompt import SourceRef
-from assistant.retrieval import content_stems, words
 from assistant.sentences import split_sentences
+from core.text import content_stems, words
 
 NEGATIVE_RE = re.compile(
     r"\b(?:must|should|shall|need|needs|do|does|is|are|will|can)\s+not\b"
@@ -72,7 +72,9 @@ def _shared_words(sentence: str, shared: set[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def detect(package_refs: tuple[SourceRef, ...], current_refs: tuple[SourceRef, ...]) -> Conflict | None:
+def detect(
+    package_refs: tuple[SourceRef, ...], current_refs: tuple[SourceRef, ...]
+) -> Conflict | None:
     """The most clearly conflicting sentence pair (most shared key terms), or None.
 
     Ties go to the earliest package ref and sentence, so the result is deterministic.

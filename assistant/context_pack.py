@@ -14,8 +14,9 @@ from typing import Any
 
 from django.conf import settings
 
+from assistant.expansion import Expansion
 from assistant.package import Package, load_package, package_files, package_version
-from assistant.retrieval import Expansion, Index
+from assistant.retrieval import Index
 from assistant.types import PackageRow
 
 logger = logging.getLogger(__name__)
@@ -32,12 +33,6 @@ class ContextPack:
     rows: tuple[PackageRow, ...]
     index: Index
     artifacts: tuple[dict[str, Any], ...]
-
-    def row(self, row_id: str) -> PackageRow | None:
-        for row in self.rows:
-            if row.row_id == row_id:
-                return row
-        return None
 
 
 def build(package: Package) -> ContextPack:
@@ -158,13 +153,16 @@ def get_context_pack() -> ContextPack:
                 logger.warning(
                     "Context pack in %s is stale (built from %s, package is %s); rebuilding in "
                     "memory. Run 'manage.py build_context_pack' to refresh it.",
-                    directory, pack.package_version, version,
+                    directory,
+                    pack.package_version,
+                    version,
                 )
                 pack = None
         except (FileNotFoundError, ValueError, KeyError, TypeError, json.JSONDecodeError):
             logger.warning(
                 "No usable context pack in %s; building in memory. Run 'manage.py "
-                "build_context_pack' to build it ahead of time.", directory,
+                "build_context_pack' to build it ahead of time.",
+                directory,
             )
         if pack is None:
             pack = build(load_package(package_dir))

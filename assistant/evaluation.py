@@ -164,7 +164,9 @@ more than the quoted sentences.
 """
 
 
-def render_markdown(report: Report, *, package_version: str, source: str = "questions.jsonl") -> str:
+def render_markdown(
+    report: Report, *, package_version: str, source: str = "questions.jsonl"
+) -> str:
     """One set's report as Markdown (a section of docs/evaluation.md)."""
     lines = [
         f"## `{source}`",
@@ -180,7 +182,9 @@ def render_markdown(report: Report, *, package_version: str, source: str = "ques
         value = report.rates.get(key)
         if value is None:
             continue
-        lines.append(f"| {key} | {value:.1%} | {target:.0%} | {'yes' if value >= target else 'NO'} |")
+        lines.append(
+            f"| {key} | {value:.1%} | {target:.0%} | {'yes' if value >= target else 'NO'} |"
+        )
     for key, value in sorted(report.rates.items()):
         if key not in TARGETS:
             lines.append(f"| {key} | {value:.1%} | (no target) | |")
@@ -192,7 +196,9 @@ def render_markdown(report: Report, *, package_version: str, source: str = "ques
         "|---|---|---|---|",
     ]
     for pattern, m in report.per_pattern.items():
-        lines.append(f"| {pattern} | {m['precision']:.1%} | {m['recall']:.1%} | {int(m['support'])} |")
+        lines.append(
+            f"| {pattern} | {m['precision']:.1%} | {m['recall']:.1%} | {int(m['support'])} |"
+        )
     lines += ["", "### Misses", ""]
     if not report.failures:
         lines.append("None.")
@@ -201,11 +207,21 @@ def render_markdown(report: Report, *, package_version: str, source: str = "ques
             f"- `{o.question.id}` ({o.question.category}) expected `{o.question.expected}`, "
             f"got `{o.decision}`: {o.question.question}"
         )
-    misses = [o for o in report.outcomes if o.question.expected == ANSWERED and o.question.topic and not o.hit]
+    misses = [
+        o
+        for o in report.outcomes
+        if o.question.expected == ANSWERED and o.question.topic and not o.hit
+    ]
     lines += ["", "### Retrieval misses (top 3 lacks the labelled topic)", ""]
-    lines += [f"- `{o.question.id}` want `{o.question.topic}`, got {list(o.top3_topics)}" for o in misses] or ["None."]
+    lines += [
+        f"- `{o.question.id}` want `{o.question.topic}`, got {list(o.top3_topics)}" for o in misses
+    ] or ["None."]
     return "\n".join(lines) + "\n"
 
 
 def as_dict(report: Report) -> dict[str, Any]:
-    return {"rates": report.rates, "per_pattern": report.per_pattern, "failures": len(report.failures)}
+    return {
+        "rates": report.rates,
+        "per_pattern": report.per_pattern,
+        "failures": len(report.failures),
+    }

@@ -46,29 +46,18 @@ CURRENT_NOT_RETRIEVED = (
 )
 
 
+# The lanes of a package + current answer, and those session sources add to any answer, in order.
+CURRENT_MODE_LANES = (PACKAGE_SAYS, CURRENT_SAYS, SYNTHESIS, DIVERGENCE)
+UPLOAD_LANES = (UPLOADED_SAYS, ASSESSMENT, MISSING_EVIDENCE)
+
+
 def required_lanes(mode: Mode, *, with_uploads: bool) -> tuple[str, ...]:
     """Lanes an answer must carry, in order."""
-    lanes: tuple[str, ...]
-    if mode is Mode.PACKAGE_CURRENT:
-        lanes = (PACKAGE_SAYS, CURRENT_SAYS, SYNTHESIS, DIVERGENCE)
-    else:
-        lanes = (PACKAGE_SAYS,)
-    if with_uploads:
-        lanes += (UPLOADED_SAYS, ASSESSMENT, MISSING_EVIDENCE)
-    return lanes
-
-
-def optional_lanes(mode: Mode) -> tuple[str, ...]:
-    """Lanes an answer may add: package-only answers may carry a synthesis lane."""
-    return (SYNTHESIS,) if mode is Mode.PACKAGE_ONLY else ()
+    lanes = CURRENT_MODE_LANES if mode is Mode.PACKAGE_CURRENT else (PACKAGE_SAYS,)
+    return lanes + UPLOAD_LANES if with_uploads else lanes
 
 
 def allowed_order(mode: Mode, *, with_uploads: bool) -> tuple[str, ...]:
-    """Every lane the mode admits, in the order they must appear."""
-    if mode is Mode.PACKAGE_CURRENT:
-        base: tuple[str, ...] = (PACKAGE_SAYS, CURRENT_SAYS, SYNTHESIS, DIVERGENCE)
-    else:
-        base = (PACKAGE_SAYS, SYNTHESIS)
-    if with_uploads:
-        base += (UPLOADED_SAYS, ASSESSMENT, MISSING_EVIDENCE)
-    return base
+    """Every lane the mode admits, in the order they must appear (package-only may add a synthesis)."""
+    lanes = CURRENT_MODE_LANES if mode is Mode.PACKAGE_CURRENT else (PACKAGE_SAYS, SYNTHESIS)
+    return lanes + UPLOAD_LANES if with_uploads else lanes

@@ -42,9 +42,12 @@ def _front_matter_loader() -> type:
         def compose_node(self, parent: Any, index: Any) -> Any:
             if self.check_event(yaml.AliasEvent):
                 raise yaml.composer.ComposerError(
-                    None, None, "aliases are not allowed in front matter", self.peek_event().start_mark
+                    None,
+                    None,
+                    "aliases are not allowed in front matter",
+                    self.peek_event().start_mark,
                 )
-            return super().compose_node(parent, index)  # type: ignore[no-untyped-call]
+            return super().compose_node(parent, index)
 
     return FrontMatterLoader
 
@@ -115,12 +118,6 @@ class Package:
     def rows(self) -> list[PackageRow]:
         return [row for artifact in self.artifacts for row in artifact.rows()]
 
-    def artifact(self, source_path: str) -> Artifact | None:
-        for artifact in self.artifacts:
-            if artifact.source_path == source_path:
-                return artifact
-        return None
-
     def glossary_synonyms(self) -> dict[str, list[str]]:
         """Map each glossary term to the everyday phrasings listed on its `Also called:` line."""
         synonyms: dict[str, list[str]] = {}
@@ -168,7 +165,9 @@ def load_package(root: Path) -> Package:
             problems.extend(exc.problems)
             continue
         if artifact.topic in topics:
-            problems.append(f"{rel}: topic {artifact.topic!r} is also used by {topics[artifact.topic]}")
+            problems.append(
+                f"{rel}: topic {artifact.topic!r} is also used by {topics[artifact.topic]}"
+            )
         topics[artifact.topic] = rel
         artifacts.append(artifact)
     if problems:
@@ -186,7 +185,9 @@ def parse_artifact(source_path: str, raw: bytes) -> Artifact:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise PackageError([f"{source_path}: not UTF-8 ({exc.reason} at byte {exc.start})"]) from None
+        raise PackageError(
+            [f"{source_path}: not UTF-8 ({exc.reason} at byte {exc.start})"]
+        ) from None
     tokens = markdown().parse(text)
     meta = _front_matter(source_path, tokens, problems)
     sections = _sections(source_path, tokens, problems)
@@ -237,7 +238,7 @@ def _front_matter(source_path: str, tokens: list[Token], problems: list[str]) ->
     return meta
 
 
-def _sections(source_path: str, tokens: list[Token], problems: list[str]) -> list[Section]:
+def _sections(source_path: str, tokens: list[Token], problems: list[str]) -> list[Section]:  # noqa: C901 - one pass over the Markdown tokens; each branch is a named problem
     """Split the body at ``##`` headings; text before the first ``##`` may only be the title."""
     sections: list[Section] = []
     seen: dict[str, str] = {}

@@ -13,7 +13,10 @@ class SafeJSONParser(JSONParser):
     """``json.load`` raises RecursionError (not ValueError) on deep nesting; DRF would return a 500."""
 
     def parse(
-        self, stream: IO[Any], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         try:
             return super().parse(stream, media_type, parser_context)

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from assistant import intent
-from assistant.retrieval import SearchResult, content_stems
+from assistant.retrieval import SearchResult
 from assistant.types import Notice
+from core.text import content_stems
 
 
 class Pattern(StrEnum):

@@ -1,186 +1,39 @@
-"""Lexical retrieval over context-pack rows: BM25 (bm25s) with field weighting and glossary expansion."""
+"""Lexical retrieval over context-pack rows: the BM25 index (bm25s), field weighting, typo correction."""
 
 from __future__ import annotations
 
 import itertools
 import json
 import math
-import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import Stemmer
-
+from assistant import support
+from assistant.expansion import Expansion
+from assistant.support import SupportThreshold
 from assistant.types import PackageRow
+from core.text import stemmed_stopwords, stems
 
 if TYPE_CHECKING:
     import bm25s
 
-TOKEN_RE = re.compile(r"[a-z0-9]+")
 HEADING_WEIGHT = 3
 TITLE_WEIGHT = 2
 # Short, term-dense glossary rows would otherwise crowd out the guidance that explains a term.
 TOPIC_WEIGHTS = {"glossary": 0.6}
 MIN_TYPO_LENGTH = 5
 SUPPORT_DEPTH = 3
-# Up to this many rows, each row's index tokens are held as a set (a few MiB at most).
-ROW_SETS_MAX_ROWS = 2000
-PHRASE_PREFIX = "ph_"
-
-# Function words that carry no topic signal. Deliberately small: "not", "without" and the like
-# are kept out of this list only where they never decide relevance.
-STOPWORDS = frozenset(
-    """
-    a about above after again against all am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further
-    had has have having he her here hers herself him himself his how i if in into is it its itself
-    just me more most my myself no nor of off on once only or other our ours ourselves out over
-    same she should so some such than that the their theirs them themselves then there these they
-    this those through to too under until up very was we were what when where which while who whom
-    why will with would you your yours yourself yourselves s t d ll m re ve y
-    please tell say says said according also shall may might must
-    get got want need let lets know kind thing things something anything way really
-    """.split()
-)
-
-
-@lru_cache(maxsize=1)
-def _stemmer() -> Stemmer.Stemmer:
-    return Stemmer.Stemmer("english")
-
-
-def words(text: str) -> list[str]:
-    """Lowercased alphanumeric words of ``text`` (accents folded)."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    return TOKEN_RE.findall(folded.lower())
-
-
-def stems(text: str) -> list[str]:
-    """Every word of ``text`` stemmed, stopwords included (phrases need them)."""
-    return _stemmer().stemWords(words(text))
-
-
-def content_stems(text: str) -> list[str]:
-    """Stemmed words of ``text`` without stopwords: the unit of BM25 matching."""
-    ws = [w for w in words(text) if w not in STOPWORDS]
-    return _stemmer().stemWords(ws)
-
-
-@dataclass(frozen=True)
-class Expansion:
-    """Glossary-derived phrases and synonyms: the package's own vocabulary for query expansion."""
-
-    phrases: tuple[tuple[str, ...], ...]
-    synonyms: dict[tuple[str, ...], tuple[str, ...]]
-
-    @classmethod
-    def from_glossary(cls, glossary: dict[str, list[str]]) -> Expansion:
-        phrases: set[tuple[str, ...]] = set()
-        synonyms: dict[tuple[str, ...], tuple[str, ...]] = {}
-        for term, alternatives in glossary.items():
-            canonical = tuple(stems(term))
-            if not canonical:
-                continue
-            if len(canonical) > 1:
-                phrases.add(canonical)
-            for alternative in alternatives:
-                alt = tuple(stems(alternative))
-                if not alt or alt == canonical:
-                    continue
-                if len(alt) > 1:
-                    phrases.add(alt)
-                synonyms.setdefault(alt, canonical)
-        return cls(phrases=tuple(sorted(phrases, key=lambda p: (-len(p), p))), synonyms=synonyms)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "phrases": [list(p) for p in self.phrases],
-            "synonyms": [[list(k), list(v)] for k, v in sorted(self.synonyms.items())],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Expansion:
-        phrases = tuple(tuple(p) for p in data.get("phrases", []))
-        synonyms = {tuple(k): tuple(v) for k, v in data.get("synonyms", [])}
-        return cls(phrases=phrases, synonyms=synonyms)
-
-    def phrase_tokens(self, seq: Sequence[str]) -> list[str]:
-        """Phrase tokens for every glossary phrase found in a stemmed word sequence."""
-        found: list[str] = []
-        by_first = self._phrases_by_first()
-        if not by_first:
-            return found
-        for i, word in enumerate(seq):
-            for phrase in by_first.get(word, ()):
-                if tuple(seq[i : i + len(phrase)]) == phrase:
-                    found.append(PHRASE_PREFIX + "_".join(phrase))
-        return found
-
-    def _phrases_by_first(self) -> dict[str, tuple[tuple[str, ...], ...]]:
-        cached = self.__dict__.get("_by_first")
-        if cached is None:
-            grouped: dict[str, list[tuple[str, ...]]] = {}
-            for phrase in self.phrases:
-                grouped.setdefault(phrase[0], []).append(phrase)
-            cached = {k: tuple(v) for k, v in grouped.items()}
-            object.__setattr__(self, "_by_first", cached)
-        return cached
-
-    def _synonyms_in(self, seq: Sequence[str]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-        """The synonyms whose first word occurs in ``seq``, in ``self.synonyms`` order."""
-        by_first = self.__dict__.get("_synonyms_by_first")
-        if by_first is None:
-            grouped: dict[str, list[int]] = {}
-            for position, alt in enumerate(self.synonyms):
-                grouped.setdefault(alt[0], []).append(position)
-            by_first = {word: tuple(positions) for word, positions in grouped.items()}
-            object.__setattr__(self, "_synonyms_by_first", by_first)
-            object.__setattr__(self, "_synonym_items", tuple(self.synonyms.items()))
-        items = self.__dict__["_synonym_items"]
-        positions = sorted(p for word in set(seq) for p in by_first.get(word, ()))
-        return [items[p] for p in positions]
-
-    def expansions_by_word(self, seq: Sequence[str]) -> dict[str, set[str]]:
-        """For each query word inside a synonym occurrence, the canonical tokens it expands to."""
-        out: dict[str, set[str]] = {}
-        for alt, canonical in self._synonyms_in(seq):
-            n = len(alt)
-            for i in range(len(seq) - n + 1):
-                if tuple(seq[i : i + n]) == alt:
-                    tokens = set(canonical)
-                    if len(canonical) > 1:
-                        tokens.add(PHRASE_PREFIX + "_".join(canonical))
-                    for word in alt:
-                        out.setdefault(word, set()).update(tokens)
-        return out
-
-    def expand(self, seq: Sequence[str]) -> list[str]:
-        """Canonical-term tokens for every synonym occurring in a stemmed word sequence."""
-        extra: list[str] = []
-        for alt, canonical in self._synonyms_in(seq):
-            n = len(alt)
-            for i in range(len(seq) - n + 1):
-                if tuple(seq[i : i + n]) == alt:
-                    extra.extend(s for s in canonical if s not in _STEMMED_STOPWORDS())
-                    if len(canonical) > 1:
-                        extra.append(PHRASE_PREFIX + "_".join(canonical))
-                    break
-        return extra
-
-
-@lru_cache(maxsize=1)
-def _STEMMED_STOPWORDS() -> frozenset[str]:  # noqa: N802 - a cached constant
-    return frozenset(_stemmer().stemWords(sorted(STOPWORDS)))
+# Up to this many rows, every row's index tokens are analysed on the first search.
+ANALYSED_AHEAD_ROWS = 2000
 
 
 def analyze(text: str, expansion: Expansion) -> list[str]:
     """Index-side tokens of a text: content stems plus glossary phrase tokens."""
     seq = stems(text)
-    return [s for s in seq if s not in _STEMMED_STOPWORDS()] + expansion.phrase_tokens(seq)
+    return [s for s in seq if s not in stemmed_stopwords()] + expansion.phrase_tokens(seq)
 
 
 def row_tokens(row: PackageRow, expansion: Expansion) -> list[str]:
@@ -192,13 +45,8 @@ def row_tokens(row: PackageRow, expansion: Expansion) -> list[str]:
     )
 
 
-def query_tokens(question: str, expansion: Expansion) -> list[str]:
-    """Query-side tokens: content stems, phrase tokens and glossary synonym expansions."""
-    return _query_tokens_from(stems(question), expansion)
-
-
 def _query_tokens_from(seq: Sequence[str], expansion: Expansion) -> list[str]:
-    base = [s for s in seq if s not in _STEMMED_STOPWORDS()]
+    base = [s for s in seq if s not in stemmed_stopwords()]
     return base + expansion.phrase_tokens(seq) + expansion.expand(seq)
 
 
@@ -238,24 +86,6 @@ class SearchResult:
     @property
     def top(self) -> Hit | None:
         return self.hits[0] if self.hits else None
-
-
-@dataclass(frozen=True)
-class SupportThreshold:
-    """Calibrated minimum evidence for "package support".
-
-    ``coverage`` is the share of the question's informative weight (IDF of each distinct query
-    word, ``unknown_weight`` for words the package never uses) that the top row matches, and
-    ``coverage_top`` the share the leading rows match together (a question spanning two
-    sections); ``min_matched_weight`` asks for at least one reasonably specific word in common.
-    Calibrated on tests/eval/questions.jsonl: see docs/evaluation.md.
-    """
-
-    min_score: float = 1.0
-    min_coverage: float = 0.2
-    min_coverage_top: float = 0.45
-    min_matched_weight: float = 1.5
-    unknown_weight: float = 2.0
 
 
 class Index:
@@ -309,9 +139,6 @@ class Index:
         n = len(self.rows)
         return math.log((n - df + 0.5) / (df + 0.5) + 1.0)
 
-    def vocabulary(self) -> Iterable[str]:
-        return (t for t in self._bm25.vocab_dict if t)
-
     def correct(self, stem: str) -> str:
         """A stem the package never uses, corrected to the most common package stem one edit away."""
         if len(stem) < MIN_TYPO_LENGTH or stem in self.doc_freq or not stem.isalpha():
@@ -346,14 +173,18 @@ class Index:
             matched = tuple(sorted(leading[rank])) if rank < SUPPORT_DEPTH else ()
             hits.append(Hit(row=self.rows[doc_id], score=score, matched_terms=matched))
         top = hits[0]
-        words = self._question_words(seq)
-        coverage, matched_weight = self._coverage(words, set(top.matched_terms), threshold)
+        words = support.question_words(seq, self.expansion)
+        coverage, matched_weight = support.coverage(
+            words, set(top.matched_terms), self.idf, threshold
+        )
         union = {t for h in hits[:SUPPORT_DEPTH] for t in h.matched_terms}
-        coverage_top, _ = self._coverage(words, union, threshold)
-        supported = (
-            top.score >= threshold.min_score
-            and matched_weight >= threshold.min_matched_weight
-            and (coverage >= threshold.min_coverage or coverage_top >= threshold.min_coverage_top)
+        coverage_top, _ = support.coverage(words, union, self.idf, threshold)
+        supported = support.is_supported(
+            top_score=top.score,
+            matched_weight=matched_weight,
+            coverage=coverage,
+            coverage_top=coverage_top,
+            threshold=threshold,
         )
         return SearchResult(tuple(hits), tuple(terms), supported, top.score, coverage, coverage_top)
 
@@ -369,7 +200,7 @@ class Index:
         scores = self._bm25.get_scores(known)
         depth = min(len(self.rows), max(k * 3, 20))
         best = np.argpartition(scores, -depth)[-depth:]
-        weights = self._topic_weights()
+        weights = self._topic_weights
         ranked = [
             (score * weights[doc_id], doc_id)
             for score, doc_id in zip(scores[best].tolist(), best.tolist(), strict=True)
@@ -378,95 +209,30 @@ class Index:
         ranked.sort(key=lambda pair: (-pair[0], pair[1]))
         return ranked[:k]
 
+    @cached_property
     def _topic_weights(self) -> list[float]:
-        cached: list[float] | None = self.__dict__.get("_weights")
-        if cached is None:
-            cached = [TOPIC_WEIGHTS.get(row.topic, 1.0) for row in self.rows]
-            self.__dict__["_weights"] = cached
-        return cached
+        return [TOPIC_WEIGHTS.get(row.topic, 1.0) for row in self.rows]
 
     def _terms_in_rows(self, doc_ids: list[int], terms: Iterable[str]) -> list[list[str]]:
         """For each row, those of ``terms`` that are among its index tokens (``row_tokens``).
 
-        A package of up to ``ROW_SETS_MAX_ROWS`` rows keeps each row's tokens as a set, analysed
-        once per process: a set lookup per term. A larger one reads the index's postings, which
-        hold exactly the rows each token occurs in (a binary search per term), instead of
-        analysing rows again; the same answer either way.
+        A row's tokens are analysed once per process (see ``_row_terms``).
         """
-        row_sets = self._row_token_sets()
-        if row_sets is not None:
-            return [[t for t in terms if t in row_sets[d]] for d in doc_ids]
-        postings = self._postings()
-        if postings is None:
-            analysed = [set(row_tokens(self.rows[d], self.expansion)) for d in doc_ids]
-            return [[t for t in terms if t in row_terms] for row_terms in analysed]
-        import numpy as np
+        wanted = list(terms)
+        return [[t for t in wanted if t in self._tokens_of(d)] for d in doc_ids]
 
-        vocab = self._bm25.vocab_dict
-        indptr, indices = postings
-        wanted = np.asarray(doc_ids, dtype=indices.dtype)
-        found: list[list[str]] = [[] for _ in doc_ids]
-        for term in terms:
-            token_id = vocab.get(term)
-            if token_id is None or not term:
-                continue
-            rows_with_term = indices[int(indptr[token_id]) : int(indptr[token_id + 1])]
-            if not len(rows_with_term):
-                continue
-            at = np.minimum(np.searchsorted(rows_with_term, wanted), len(rows_with_term) - 1)
-            for i in np.flatnonzero(rows_with_term[at] == wanted):
-                found[int(i)].append(term)
-        return found
+    @cached_property
+    def _row_terms(self) -> dict[int, frozenset[str]]:
+        """Row id -> the row's index tokens. A package of up to ``ANALYSED_AHEAD_ROWS`` rows is
+        analysed on the first search (a few MiB at most); a larger one row by row, when a row
+        first leads a search."""
+        if len(self.rows) > ANALYSED_AHEAD_ROWS:
+            return {}
+        return {i: frozenset(row_tokens(row, self.expansion)) for i, row in enumerate(self.rows)}
 
-    def _row_token_sets(self) -> list[frozenset[str]] | None:
-        """Each row's ``row_tokens`` as a set, for a package of at most ``ROW_SETS_MAX_ROWS`` rows."""
-        if "_row_sets" not in self.__dict__:
-            small = len(self.rows) <= ROW_SETS_MAX_ROWS
-            sets = [frozenset(row_tokens(r, self.expansion)) for r in self.rows] if small else False
-            self.__dict__["_row_sets"] = sets
-        row_sets: list[frozenset[str]] | bool = self.__dict__["_row_sets"]
-        return row_sets if isinstance(row_sets, list) else None
-
-    def _postings(self) -> tuple[Any, Any] | None:
-        """The index's (indptr, indices) when every token's row list is sorted, else None."""
-        cached = self.__dict__.get("_postings_checked")
-        if cached is None:
-            import numpy as np
-
-            scores = self._bm25.scores
-            indptr, indices = scores["indptr"], scores["indices"]
-            steps = np.diff(indices.astype(np.int64))
-            column_starts = indptr[1:-1][(indptr[1:-1] > 0) & (indptr[1:-1] < len(indices))] - 1
-            steps[column_starts] = 1  # a new token's list may start anywhere
-            cached = (indptr, indices) if bool(np.all(steps > 0)) else False
-            self.__dict__["_postings_checked"] = cached
-        return cached if isinstance(cached, tuple) else None
-
-    def _question_words(self, seq: Sequence[str]) -> tuple[list[str], dict[str, set[str]]]:
-        """The question's distinct content stems, and the glossary terms each expands to."""
-        base = list(dict.fromkeys(s for s in seq if s not in _STEMMED_STOPWORDS()))
-        return base, self.expansion.expansions_by_word(seq)
-
-    def _coverage(
-        self,
-        words: tuple[list[str], dict[str, set[str]]],
-        matched_set: set[str],
-        threshold: SupportThreshold,
-    ) -> tuple[float, float]:
-        """IDF-weighted share of the question's own words (not expansions) that rows match.
-
-        A word counts as matched when the rows have it, or when they have the canonical glossary
-        term that the word (or the phrase it is part of) expands to.
-        """
-        base, expansions = words
-        total = matched = 0.0
-        for word in base:
-            weight = self.idf(word)
-            if weight is None:
-                weight = threshold.unknown_weight
-            total += weight
-            if word in matched_set or expansions.get(word, set()) & matched_set:
-                matched += weight
-        if total == 0:
-            return 0.0, 0.0
-        return matched / total, matched
+    def _tokens_of(self, doc_id: int) -> frozenset[str]:
+        tokens = self._row_terms.get(doc_id)
+        if tokens is None:
+            tokens = frozenset(row_tokens(self.rows[doc_id], self.expansion))
+            self._row_terms[doc_id] = tokens
+        return tokens

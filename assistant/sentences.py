@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from assistant.retrieval import content_stems
+from core.text import content_stems
 
 _SPLIT = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(*`])")
 MIN_SENTENCE_CHARS = 25
@@ -28,7 +28,9 @@ def split_sentences(text: str) -> list[str]:
     return out
 
 
-def best_sentences(text: str, terms: Iterable[str], *, limit: int, shared: bool = False) -> list[str]:
+def best_sentences(
+    text: str, terms: Iterable[str], *, limit: int, shared: bool = False
+) -> list[str]:
     """Up to ``limit`` sentences with the most query terms, returned in their original order.
 
     ``shared=True`` is for approved package text only: its sentence analysis is the same for
@@ -47,7 +49,9 @@ def best_sentences(text: str, terms: Iterable[str], *, limit: int, shared: bool 
 
 
 def _analysed(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
-    return tuple((sentence, frozenset(content_stems(sentence))) for sentence in split_sentences(text))
+    return tuple(
+        (sentence, frozenset(content_stems(sentence))) for sentence in split_sentences(text)
+    )
 
 
 @lru_cache(maxsize=2048)

@@ -12,8 +12,8 @@ from django.conf import settings
 
 from assistant import citations as citation_records
 from assistant.modes import Mode
-from assistant.tokens import TokenUsage, estimate_cost
 from assistant.types import Citation
+from core.tokens import TokenUsage, estimate_cost
 
 logger = logging.getLogger("assistant.runs")
 

@@ -3,24 +3,21 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
+from aicd.throttling import throttle_posts
 from assistant import context_pack, lanes, rendering, services
 from assistant import reader as package_reader
-from assistant.api_errors import ApplicationError
 from assistant.forms import ChatForm
 from assistant.modes import MODE_DISPLAY_NAMES, Mode
-from assistant.throttling import throttle_posts
+from assistant.types import Run
+from core.errors import ApplicationError
 from uploads import services as uploads
-from uploads.views import panel_context as upload_panel
-
-if TYPE_CHECKING:
-    from assistant.types import Run
+from uploads.owner import owner_of
 
 CURRENT_GROUP_NOTE = (
     "Current/public sources are not package authority. They are cited separately, may be stale, "
@@ -38,10 +35,14 @@ def _run_view_model(run: Run) -> dict[str, object]:
         items = run.citations_of_class(cls)
         if items:
             note = CURRENT_GROUP_NOTE if cls == lanes.CURRENT_CITATION else ""
-            groups.append({"label": label, "css": css, "citation_class": cls, "items": items, "note": note})
+            groups.append(
+                {"label": label, "css": css, "citation_class": cls, "items": items, "note": note}
+            )
     return {
         "run": run,
-        "lanes": [{"label": lane.label, "html": rendering.render_prose(lane.text)} for lane in run.lanes],
+        "lanes": [
+            {"label": lane.label, "html": rendering.render_prose(lane.text)} for lane in run.lanes
+        ],
         "citation_groups": groups,
         "telemetry": run.telemetry,
     }
@@ -62,7 +63,7 @@ def chat(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             try:
                 sources = uploads.resolve(
-                    session=request.session, owner=str(request.user.pk), ids=selected
+                    session=request.session, owner=owner_of(request), ids=selected
                 )
             except ApplicationError as exc:
                 form.add_error(None, exc.message)
@@ -79,7 +80,7 @@ def chat(request: HttpRequest) -> HttpResponse:
     else:
         form = ChatForm()
     context["form"] = form
-    context.update(upload_panel(request, selected))
+    context["selected_source_ids"] = selected
     return render(request, "assistant/chat.html", context)
 
 
@@ -94,7 +95,11 @@ def reader_index(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "assistant/reader_index.html",
-        {"artifacts": artifacts, "package_version": pack.package_version, "row_count": len(pack.rows)},
+        {
+            "artifacts": artifacts,
+            "package_version": pack.package_version,
+            "row_count": len(pack.rows),
+        },
     )
 
 

@@ -28,12 +28,30 @@ def _progress(message: str) -> None:
 
 def _plan(quick: bool) -> dict[str, object]:
     if quick:
-        return {"startup_rounds": 3, "http_rounds": 2, "http_seconds": 3, "load_seconds": 10,
-                "sizes": (1_000, 10_000), "retrieval_rounds": 1, "queries": 50,
-                "rank_bm25_queries": {10_000: 20}, "upload_rounds": 2, "sessions": 2}
-    return {"startup_rounds": 9, "http_rounds": 5, "http_seconds": 8, "load_seconds": 60,
-            "sizes": (1_000, 10_000, 100_000), "retrieval_rounds": 3, "queries": 200,
-            "rank_bm25_queries": {10_000: 100, 100_000: 25}, "upload_rounds": 5, "sessions": 5}
+        return {
+            "startup_rounds": 3,
+            "http_rounds": 2,
+            "http_seconds": 3,
+            "load_seconds": 10,
+            "sizes": (1_000, 10_000),
+            "retrieval_rounds": 1,
+            "queries": 50,
+            "rank_bm25_queries": {10_000: 20},
+            "upload_rounds": 2,
+            "sessions": 2,
+        }
+    return {
+        "startup_rounds": 9,
+        "http_rounds": 5,
+        "http_seconds": 8,
+        "load_seconds": 60,
+        "sizes": (1_000, 10_000, 100_000),
+        "retrieval_rounds": 3,
+        "queries": 200,
+        "rank_bm25_queries": {10_000: 100, 100_000: 25},
+        "upload_rounds": 5,
+        "sessions": 5,
+    }
 
 
 CONNECTIONS = 4
@@ -43,15 +61,18 @@ LOAD_CONNECTIONS = 8
 def run(quick: bool) -> Report:
     plan = _plan(quick)
     harness.require("redis-server", "redis-cli", "wrk", "pdftotext")
-    report = Report(machine=machine.describe(), settings={
-        "mode": "quick smoke run (not for the docs)" if quick else "full",
-        "server": "gunicorn, 2 sync workers, 127.0.0.1, Redis cache/sessions/throttles, SQLite accounts",
-        "chat": f"package_only, deterministic provider, {len(http_api.QUESTIONS)} answered questions in turn, "
-                f"{harness.TOKEN_USERS} token users at the shipped 60/min chat throttle",
-        "concurrency": f"{CONNECTIONS} connections (comparisons), {LOAD_CONNECTIONS} (load run)",
-        "rounds": f"start-up {plan['startup_rounds']}, HTTP {plan['http_rounds']} x {plan['http_seconds']} s, "
-                  f"retrieval {plan['retrieval_rounds']}, uploads {plan['upload_rounds']}",
-    })
+    report = Report(
+        machine=machine.describe(),
+        settings={
+            "mode": "quick smoke run (not for the docs)" if quick else "full",
+            "server": "gunicorn, 2 sync workers, 127.0.0.1, Redis cache/sessions/throttles, SQLite accounts",
+            "chat": f"package_only, deterministic provider, {len(http_api.QUESTIONS)} answered questions in turn, "
+            f"{harness.TOKEN_USERS} token users at the shipped 60/min chat throttle",
+            "concurrency": f"{CONNECTIONS} connections (comparisons), {LOAD_CONNECTIONS} (load run)",
+            "rounds": f"start-up {plan['startup_rounds']}, HTTP {plan['http_rounds']} x {plan['http_seconds']} s, "
+            f"retrieval {plan['retrieval_rounds']}, uploads {plan['upload_rounds']}",
+        },
+    )
     load1, cpus = os.getloadavg()[0], os.cpu_count() or 1
     if load1 > 0.25 * cpus:
         report.notes.append(
@@ -76,15 +97,45 @@ def _startup(report: Report, app: harness.App, plan: dict[str, object]) -> None:
     (bare_wall, bare_cpu), (app_wall, app_cpu) = result["bare"], result["app"]
     first_wall, first_cpu = result["app_first_answer"]
     ratio = app_wall / bare_wall
-    report.add(Row("start-up", "fresh process to first response (GET /api/health), wall", ms(app_wall),
-                   f"bare Django {ms(bare_wall)}", times(ratio), "< 1.5x", ratio < 1.5))
-    report.add(Row("start-up", "same, CPU time (user + system)", ms(app_cpu), f"bare Django {ms(bare_cpu)}",
-                   times(app_cpu / bare_cpu)))
+    report.add(
+        Row(
+            "start-up",
+            "fresh process to first response (GET /api/health), wall",
+            ms(app_wall),
+            f"bare Django {ms(bare_wall)}",
+            times(ratio),
+            "< 1.5x",
+            ratio < 1.5,
+        )
+    )
+    report.add(
+        Row(
+            "start-up",
+            "same, CPU time (user + system)",
+            ms(app_cpu),
+            f"bare Django {ms(bare_cpu)}",
+            times(app_cpu / bare_cpu),
+        )
+    )
     drf_wall = result["bare_drf"][0]
-    report.add(Row("start-up", "same, wall, against bare Django + DRF (one APIView)", ms(app_wall),
-                   f"bare Django + DRF {ms(drf_wall)}", times(app_wall / drf_wall)))
-    report.add(Row("start-up", "fresh process to first answer (pack and tokenizer loaded), wall",
-                   ms(first_wall), f"bare Django {ms(bare_wall)}", times(first_wall / bare_wall)))
+    report.add(
+        Row(
+            "start-up",
+            "same, wall, against bare Django + DRF (one APIView)",
+            ms(app_wall),
+            f"bare Django + DRF {ms(drf_wall)}",
+            times(app_wall / drf_wall),
+        )
+    )
+    report.add(
+        Row(
+            "start-up",
+            "fresh process to first answer (pack and tokenizer loaded), wall",
+            ms(first_wall),
+            f"bare Django {ms(bare_wall)}",
+            times(first_wall / bare_wall),
+        )
+    )
     drf_note = (
         f"Adding Django REST framework to the bare project (one APIView) makes it "
         f"{drf_wall / bare_wall:.2f}x bare Django: importing DRF imports the optional libraries it "
@@ -97,61 +148,136 @@ def _startup(report: Report, app: harness.App, plan: dict[str, object]) -> None:
         )
     elif app_wall < drf_wall:
         report.notes.append(
-            f"The app starts faster than the bare Django + DRF project. {drf_note} The app defers "
-            "those it does not need to serve a request, and its own feature services, to first use "
-            "(aicd/lazy_imports.py); the first-answer row includes them."
+            f"The app starts faster than the bare Django + DRF project. {drf_note} Heavy "
+            "optional libraries (bm25s/numpy, the Markdown parser, pypdf, python-docx) are imported "
+            "where they are used; the first-answer row includes them."
         )
 
 
 def _http(report: Report, app: harness.App, plan: dict[str, object]) -> None:
     _progress("chat API against GET /api/health")
     http_api.check_answers(app)
-    c = http_api.compare(app, rounds=int(plan["http_rounds"]), seconds=int(plan["http_seconds"]),  # type: ignore[call-overload]
-                         connections=CONNECTIONS)
+    c = http_api.compare(
+        app,
+        rounds=int(plan["http_rounds"]),
+        seconds=int(plan["http_seconds"]),  # type: ignore[call-overload]
+        connections=CONNECTIONS,
+    )
     floor = "GET /api/health"
-    report.add(Row("chat API", f"p50 latency, {CONNECTIONS} connections", ms(c.chat_p50_ms),
-                   f"{floor} {ms(c.floor_p50_ms)}", times(c.chat_p50_ms / c.floor_p50_ms), "<= 3x",
-                   c.chat_p50_ms <= 3 * c.floor_p50_ms))
-    report.add(Row("chat API", f"p99 latency, {CONNECTIONS} connections", ms(c.chat_p99_ms),
-                   f"{floor} {ms(c.floor_p99_ms)}", times(c.chat_p99_ms / c.floor_p99_ms)))
+    report.add(
+        Row(
+            "chat API",
+            f"p50 latency, {CONNECTIONS} connections",
+            ms(c.chat_p50_ms),
+            f"{floor} {ms(c.floor_p50_ms)}",
+            times(c.chat_p50_ms / c.floor_p50_ms),
+            "<= 3x",
+            c.chat_p50_ms <= 3 * c.floor_p50_ms,
+        )
+    )
+    report.add(
+        Row(
+            "chat API",
+            f"p99 latency, {CONNECTIONS} connections",
+            ms(c.chat_p99_ms),
+            f"{floor} {ms(c.floor_p99_ms)}",
+            times(c.chat_p99_ms / c.floor_p99_ms),
+        )
+    )
     share = c.chat_rps / c.floor_rps
-    report.add(Row("chat API", "throughput", f"{c.chat_rps:,.0f} req/s", f"{floor} {c.floor_rps:,.0f} req/s",
-                   f"{share:.0%}", ">= 40%", share >= 0.40))
-    report.add(Row("chat API", "server CPU per request (gunicorn master + workers)", ms(c.chat_cpu_ms),
-                   f"{floor} {ms(c.floor_cpu_ms)}", times(c.chat_cpu_ms / c.floor_cpu_ms)))
+    report.add(
+        Row(
+            "chat API",
+            "throughput",
+            f"{c.chat_rps:,.0f} req/s",
+            f"{floor} {c.floor_rps:,.0f} req/s",
+            f"{share:.0%}",
+            ">= 40%",
+            share >= 0.40,
+        )
+    )
+    report.add(
+        Row(
+            "chat API",
+            "server CPU per request (gunicorn master + workers)",
+            ms(c.chat_cpu_ms),
+            f"{floor} {ms(c.floor_cpu_ms)}",
+            times(c.chat_cpu_ms / c.floor_cpu_ms),
+        )
+    )
     if c.errors:
-        report.notes.append(f"{c.errors} errors (non-2xx or socket) during the chat/floor comparison")
+        report.notes.append(
+            f"{c.errors} errors (non-2xx or socket) during the chat/floor comparison"
+        )
 
 
 def _load(report: Report, app: harness.App, plan: dict[str, object]) -> None:
     seconds = int(plan["load_seconds"])  # type: ignore[call-overload]
     _progress(f"{seconds} s load run")
     r = http_api.load_run(app, seconds=seconds, connections=LOAD_CONNECTIONS)
-    report.add(Row("load run", f"{seconds} s of chat, {LOAD_CONNECTIONS} connections, loopback",
-                   f"{r.requests:,} requests, {r.requests_per_s:,.0f} req/s, p50 {ms(r.p50_ms)}, "
-                   f"p99 {ms(r.p99_ms)}", "", "", "0 errors", r.errors == 0))
+    report.add(
+        Row(
+            "load run",
+            f"{seconds} s of chat, {LOAD_CONNECTIONS} connections, loopback",
+            f"{r.requests:,} requests, {r.requests_per_s:,.0f} req/s, p50 {ms(r.p50_ms)}, "
+            f"p99 {ms(r.p99_ms)}",
+            "",
+            "",
+            "0 errors",
+            r.errors == 0,
+        )
+    )
     if r.errors:
-        report.notes.append(f"load run: {r.non_2xx} non-2xx responses, {r.socket_errors} socket errors")
+        report.notes.append(
+            f"load run: {r.non_2xx} non-2xx responses, {r.socket_errors} socket errors"
+        )
 
 
 def _uploads(report: Report, app: harness.App, redis_url: str, plan: dict[str, object]) -> None:
     _progress("extraction and session size")
     try:
         e = uploads.extraction(app, rounds=int(plan["upload_rounds"]))  # type: ignore[call-overload]
-        report.add(Row("extraction", f"{uploads.PDF_PAGES}-page text PDF ({e.pdf_bytes / 1024:,.0f} KiB, "
-                       f"{e.pdf_chars:,} chars), upload to record", ms(e.pdf_ms),
-                       f"pdftotext {ms(e.pdftotext_ms)}", times(e.pdf_ms / e.pdftotext_ms)))
-        report.add(Row("extraction", f"DOCX ({e.docx_bytes / 1e6:.1f} MB, {e.docx_chars:,} chars), "
-                       "upload to record", ms(e.docx_ms), f"python-docx paragraphs {ms(e.python_docx_ms)}",
-                       times(e.docx_ms / e.python_docx_ms)))
+        report.add(
+            Row(
+                "extraction",
+                f"{uploads.PDF_PAGES}-page text PDF ({e.pdf_bytes / 1024:,.0f} KiB, "
+                f"{e.pdf_chars:,} chars), upload to record",
+                ms(e.pdf_ms),
+                f"pdftotext {ms(e.pdftotext_ms)}",
+                times(e.pdf_ms / e.pdftotext_ms),
+            )
+        )
+        report.add(
+            Row(
+                "extraction",
+                f"DOCX ({e.docx_bytes / 1e6:.1f} MB, {e.docx_chars:,} chars), upload to record",
+                ms(e.docx_ms),
+                f"python-docx paragraphs {ms(e.python_docx_ms)}",
+                times(e.docx_ms / e.python_docx_ms),
+            )
+        )
         s = uploads.session_size(app, redis_url, sessions=int(plan["sessions"]))  # type: ignore[call-overload]
         ratio = s.serialized_bytes / s.raw_utf8_bytes
-        report.add(Row("session", f"serialized session, {s.extracted_chars:,} extracted chars",
-                       f"{s.serialized_bytes:,} B", f"raw UTF-8 {s.raw_utf8_bytes:,} B", times(ratio),
-                       "<= 1.2x", ratio <= 1.2))
-        report.add(Row("session", "Redis memory held per session (MEMORY USAGE)",
-                       f"{s.redis_memory_bytes:,} B", f"raw UTF-8 {s.raw_utf8_bytes:,} B",
-                       times(s.redis_memory_bytes / s.raw_utf8_bytes)))
+        report.add(
+            Row(
+                "session",
+                f"serialized session, {s.extracted_chars:,} extracted chars",
+                f"{s.serialized_bytes:,} B",
+                f"raw UTF-8 {s.raw_utf8_bytes:,} B",
+                times(ratio),
+                "<= 1.2x",
+                ratio <= 1.2,
+            )
+        )
+        report.add(
+            Row(
+                "session",
+                "Redis memory held per session (MEMORY USAGE)",
+                f"{s.redis_memory_bytes:,} B",
+                f"raw UTF-8 {s.raw_utf8_bytes:,} B",
+                times(s.redis_memory_bytes / s.raw_utf8_bytes),
+            )
+        )
     except uploads.Unavailable as exc:
         report.skipped.append(f"extraction and session size: {exc}")
 
@@ -159,8 +285,12 @@ def _uploads(report: Report, app: harness.App, redis_url: str, plan: dict[str, o
 def _retrieval(report: Report, plan: dict[str, object]) -> None:
     with tempfile.TemporaryDirectory(prefix="aicd-bench-retrieval-") as tmp:
         result = retrieval.compare(
-            plan["sizes"], rounds=int(plan["retrieval_rounds"]), queries=int(plan["queries"]),  # type: ignore[arg-type,call-overload]
-            rank_bm25_queries=plan["rank_bm25_queries"], workdir=Path(tmp), progress=_progress,  # type: ignore[arg-type]
+            plan["sizes"],
+            rounds=int(plan["retrieval_rounds"]),
+            queries=int(plan["queries"]),  # type: ignore[arg-type,call-overload]
+            rank_bm25_queries=plan["rank_bm25_queries"],
+            workdir=Path(tmp),
+            progress=_progress,  # type: ignore[arg-type]
         )
     largest = max(result)
     for size, engines in result.items():
@@ -169,18 +299,46 @@ def _retrieval(report: Report, plan: dict[str, object]) -> None:
         vs_bm25s = app["query_p50_ms"] / b25s["query_p50_ms"]
         speedup = rank["query_p50_ms"] / app["query_p50_ms"]
         target = size == largest and size >= 100_000
-        report.add(Row("retrieval", f"{label}: query p50", ms(app["query_p50_ms"]),
-                       f"bm25s {ms(b25s['query_p50_ms'])}", times(vs_bm25s),
-                       "<= 2x" if target else "", vs_bm25s <= 2 if target else None))
-        report.add(Row("retrieval", f"{label}: query p50", ms(app["query_p50_ms"]),
-                       f"rank_bm25 {ms(rank['query_p50_ms'])}", f"{speedup:,.0f}x faster",
-                       ">= 50x faster" if target else "", speedup >= 50 if target else None))
-        report.add(Row("retrieval", f"{label}: index build", ms(app["build_ms"]),
-                       f"bm25s {ms(b25s['build_ms'])}; rank_bm25 {ms(rank['build_ms'])}",
-                       times(app["build_ms"] / b25s["build_ms"])))
-        report.add(Row("retrieval", f"{label}: index memory", mib(app["memory_bytes"]),
-                       f"bm25s {mib(b25s['memory_bytes'])}; rank_bm25 {mib(rank['memory_bytes'])}",
-                       times(app["memory_bytes"] / max(b25s["memory_bytes"], 1))))
+        report.add(
+            Row(
+                "retrieval",
+                f"{label}: query p50",
+                ms(app["query_p50_ms"]),
+                f"bm25s {ms(b25s['query_p50_ms'])}",
+                times(vs_bm25s),
+                "<= 2x" if target else "",
+                vs_bm25s <= 2 if target else None,
+            )
+        )
+        report.add(
+            Row(
+                "retrieval",
+                f"{label}: query p50",
+                ms(app["query_p50_ms"]),
+                f"rank_bm25 {ms(rank['query_p50_ms'])}",
+                f"{speedup:,.0f}x faster",
+                ">= 50x faster" if target else "",
+                speedup >= 50 if target else None,
+            )
+        )
+        report.add(
+            Row(
+                "retrieval",
+                f"{label}: index build",
+                ms(app["build_ms"]),
+                f"bm25s {ms(b25s['build_ms'])}; rank_bm25 {ms(rank['build_ms'])}",
+                times(app["build_ms"] / b25s["build_ms"]),
+            )
+        )
+        report.add(
+            Row(
+                "retrieval",
+                f"{label}: index memory",
+                mib(app["memory_bytes"]),
+                f"bm25s {mib(b25s['memory_bytes'])}; rank_bm25 {mib(rank['memory_bytes'])}",
+                times(app["memory_bytes"] / max(b25s["memory_bytes"], 1)),
+            )
+        )
 
 
 INTRO = """# Performance
@@ -214,8 +372,8 @@ target is there to be read beside the others.
 - **start-up**: wall time from spawning Python to the first response of the project's WSGI
   module (`aicd.wsgi`, `bare.wsgi`: what gunicorn loads) in that process. The app answers
   `GET /api/health` for a token (settings, apps, middleware, the URLconf with every view, DRF,
-  one token query); the feature services and the libraries only they use are deferred to
-  first use (`aicd/lazy_imports.py`), so their cost is in "first answer". The baseline is a
+  one token query); the heavy optional libraries only a feature uses are imported inside the
+  functions that need them, so their cost is in "first answer". The baseline is a
   project fresh from `django-admin startproject` (DEBUG off) with one view; a second baseline adds
   `rest_framework` to that project and serves the view as a DRF `APIView`. Both projects are
   byte-compiled ahead (`python -m compileall`, as `make serve` does), so neither compiles
@@ -240,7 +398,9 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="a short smoke run; does not write docs")
+    parser.add_argument(
+        "--quick", action="store_true", help="a short smoke run; does not write docs"
+    )
     parser.add_argument("--samples", type=Path, help="only write the generated PDF and DOCX here")
     args = parser.parse_args()
     if args.samples:

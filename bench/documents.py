@@ -42,7 +42,11 @@ def prose(chars: int, *, seed: int = 7, accents: bool = False) -> str:
 
 
 def _pdf_string(text: str) -> bytes:
-    return b"(" + text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").encode("latin-1") + b")"
+    return (
+        b"("
+        + text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").encode("latin-1")
+        + b")"
+    )
 
 
 def text_pdf(pages: int, chars_per_page: int, *, seed: int = 11) -> bytes:
@@ -63,13 +67,22 @@ def text_pdf(pages: int, chars_per_page: int, *, seed: int = 11) -> bytes:
         ops += [_pdf_string(line) + b" Tj T*" for line in lines]
         ops.append(b"ET")
         stream = zlib.compress(b"\n".join(ops))
-        content = add(b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream
-                      + b"\nendstream")
-        kids.append(add(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 842] /Contents %d 0 R "
-                        b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (pages_id, content, font)))
+        content = add(
+            b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream)
+            + stream
+            + b"\nendstream"
+        )
+        kids.append(
+            add(
+                b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 842] /Contents %d 0 R "
+                b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (pages_id, content, font)
+            )
+        )
     objects[catalog - 1] = b"<< /Type /Catalog /Pages %d 0 R >>" % pages_id
     objects[pages_id - 1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
-        b" ".join(b"%d 0 R" % k for k in kids), len(kids))
+        b" ".join(b"%d 0 R" % k for k in kids),
+        len(kids),
+    )
 
     out = io.BytesIO()
     out.write(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
@@ -81,8 +94,10 @@ def text_pdf(pages: int, chars_per_page: int, *, seed: int = 11) -> bytes:
     out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
     for offset in offsets:
         out.write(b"%010d 00000 n \n" % offset)
-    out.write(b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n"
-              % (len(objects) + 1, catalog, xref))
+    out.write(
+        b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n"
+        % (len(objects) + 1, catalog, xref)
+    )
     return out.getvalue()
 
 
@@ -92,11 +107,17 @@ def _noise_png(width: int, height: int, *, seed: int = 5) -> bytes:
     raw = b"".join(b"\x00" + rng.randbytes(width * 3) for _ in range(height))
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 1))
-            + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw, 1))
+        + chunk(b"IEND", b"")
+    )
 
 
 def docx(target_bytes: int, text_chars: int, *, sections: int = 60) -> bytes:
@@ -113,7 +134,7 @@ def docx(target_bytes: int, text_chars: int, *, sections: int = 60) -> bytes:
     per_section = max(1, len(body) // sections)
     for number in range(sections):
         document.add_heading(f"Section {number + 1}", level=2)
-        chunk = body[number * per_section:(number + 1) * per_section]
+        chunk = body[number * per_section : (number + 1) * per_section]
         document.add_paragraph(" ".join(chunk))
     table = document.add_table(rows=4, cols=3)
     for r, row in enumerate(table.rows):

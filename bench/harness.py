@@ -28,8 +28,12 @@ TOKEN_USERS = 1500
 
 def require(*tools: str) -> None:
     """Fail early, naming the Debian packages, when a tool the benchmark needs is missing."""
-    packages = {"redis-server": "redis-server", "redis-cli": "redis-tools", "wrk": "wrk",
-                "pdftotext": "poppler-utils"}
+    packages = {
+        "redis-server": "redis-server",
+        "redis-cli": "redis-tools",
+        "wrk": "wrk",
+        "pdftotext": "poppler-utils",
+    }
     missing = [t for t in tools if not shutil.which(t)]
     if missing:
         names = " ".join(packages.get(t, t) for t in missing)
@@ -42,14 +46,27 @@ def redis_server() -> Iterator[str]:
     workdir = Path(tempfile.mkdtemp(prefix="aicd-bench-redis-"))
     port = free_port()
     proc = subprocess.Popen(
-        ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "",
-         "--appendonly", "no", "--dir", str(workdir)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            "redis-server",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(workdir),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     try:
         for _ in range(100):
-            ping = subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True,
-                                  text=True, check=False)
+            ping = subprocess.run(
+                ["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True, check=False
+            )
             if ping.stdout.strip() == "PONG":
                 break
             time.sleep(0.05)
@@ -103,8 +120,12 @@ def compile_bytecode(root: Path, packages: tuple[str, ...]) -> None:
     Where PYTHONDONTWRITEBYTECODE is set (as on the CI machines), Python never caches the
     compiled modules itself, so without this every process would compile the app's source again.
     """
-    subprocess.run([sys.executable, "-m", "compileall", "-q", *packages], cwd=root, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", *packages],
+        cwd=root,
+        check=True,
+        capture_output=True,
+    )
 
 
 @contextmanager
@@ -186,7 +207,9 @@ def parse_wrk(output: str) -> WrkResult:
     if not (p50 and p99 and total and rate):
         raise RuntimeError(f"unexpected wrk output:\n{output}")
     non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-    sockets = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    sockets = re.search(
+        r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output
+    )
     return WrkResult(
         p50_ms=_ms(p50.group(1)),
         p99_ms=_ms(p99.group(1)),
@@ -202,15 +225,34 @@ def wrk(url: str, *, script: Path, seconds: int, connections: int, threads: int 
     if not url.startswith("http://127.0.0.1:"):
         raise ValueError("benchmarks load loopback servers only")
     proc = subprocess.run(
-        ["wrk", "--latency", f"-t{min(threads, connections)}", f"-c{connections}",
-         f"-d{seconds}s", "--timeout", "10s", "-s", str(script), url],
-        capture_output=True, text=True, check=True, timeout=seconds + 60,
+        [
+            "wrk",
+            "--latency",
+            f"-t{min(threads, connections)}",
+            f"-c{connections}",
+            f"-d{seconds}s",
+            "--timeout",
+            "10s",
+            "-s",
+            str(script),
+            url,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=seconds + 60,
     )
     return parse_wrk(proc.stdout)
 
 
-def lua_script(directory: Path, name: str, *, tokens: tuple[str, ...], method: str = "GET",
-               bodies: list[str] | None = None) -> Path:
+def lua_script(
+    directory: Path,
+    name: str,
+    *,
+    tokens: tuple[str, ...],
+    method: str = "GET",
+    bodies: list[str] | None = None,
+) -> Path:
     """A wrk script cycling through users' tokens (and JSON bodies, if given) request by request."""
     quoted_tokens = ", ".join(f'"{t}"' for t in tokens)
     quoted_bodies = ", ".join("[==[" + b + "]==]" for b in bodies or [])

@@ -66,8 +66,9 @@ def compare(app: App, *, rounds: int, seconds: int, connections: int) -> Compari
     """Alternate floor and chat runs so both see the same machine conditions."""
     with tempfile.TemporaryDirectory(prefix="aicd-bench-wrk-") as tmp:
         floor_script = lua_script(Path(tmp), "health", tokens=app.tokens)
-        chat_script = lua_script(Path(tmp), "chat", tokens=app.tokens, method="POST",
-                                 bodies=_bodies())
+        chat_script = lua_script(
+            Path(tmp), "chat", tokens=app.tokens, method="POST", bodies=_bodies()
+        )
         # Warm-up: every worker loads the context pack and the tokenizer before measuring.
         wrk(app.base_url + CHAT, script=chat_script, seconds=2, connections=connections)
         wrk(app.base_url + HEALTH, script=floor_script, seconds=1, connections=connections)
@@ -78,7 +79,9 @@ def compare(app: App, *, rounds: int, seconds: int, connections: int) -> Compari
 
         def measured(path: str, script: Path, results: list[WrkResult], cpu: list[float]) -> None:
             before = server_cpu_seconds(app.server)
-            result = wrk(app.base_url + path, script=script, seconds=seconds, connections=connections)
+            result = wrk(
+                app.base_url + path, script=script, seconds=seconds, connections=connections
+            )
             cpu.append((server_cpu_seconds(app.server) - before) * 1000 / max(result.requests, 1))
             results.append(result)
 

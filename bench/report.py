@@ -61,7 +61,9 @@ def text_table(report: Report) -> str:
     widths = [max(len(line[i].replace("**", "")) for line in lines) for i in range(len(HEADERS))]
     out = []
     for n, line in enumerate(lines):
-        out.append("  ".join(c.replace("**", "").ljust(w) for c, w in zip(line, widths, strict=True)))
+        out.append(
+            "  ".join(c.replace("**", "").ljust(w) for c, w in zip(line, widths, strict=True))
+        )
         if n == 0:
             out.append("  ".join("-" * w for w in widths))
     for reason in report.skipped:
@@ -75,9 +77,10 @@ def markdown(report: Report, *, intro: str, method: str) -> str:
     parts += [f"- {k}: {v}" for k, v in report.machine.items()]
     parts += ["", "## Run settings", ""]
     parts += [f"- {k}: {v}" for k, v in report.settings.items()]
-    parts += ["", "## Results", "", "| " + " | ".join(HEADERS) + " |",
-              "|" + "---|" * len(HEADERS)]
-    parts += ["| " + " | ".join(c.replace("|", "\\|") for c in _cells(r)) + " |" for r in report.rows]
+    parts += ["", "## Results", "", "| " + " | ".join(HEADERS) + " |", "|" + "---|" * len(HEADERS)]
+    parts += [
+        "| " + " | ".join(c.replace("|", "\\|") for c in _cells(r)) + " |" for r in report.rows
+    ]
     if report.skipped:
         parts += ["", "Skipped in this run:", ""] + [f"- {reason}" for reason in report.skipped]
     if report.notes:

@@ -40,7 +40,8 @@ def _doc_text(row: PackageRow) -> str:
 
 
 def _build_app(rows: list[PackageRow]) -> Callable[[str], list[int]]:
-    from assistant.retrieval import Expansion, Index
+    from assistant.expansion import Expansion
+    from assistant.retrieval import Index
     from bench import synthetic
 
     index = Index.build(rows, Expansion.from_glossary(synthetic.glossary()))
@@ -60,8 +61,9 @@ def _build_bm25s(rows: list[PackageRow]) -> Callable[[str], list[int]]:
     stemmer = Stemmer.Stemmer("english")
     retriever = bm25s.BM25()
     retriever.index(
-        bm25s.tokenize([_doc_text(r) for r in rows], stopwords="en", stemmer=stemmer,
-                       show_progress=False),
+        bm25s.tokenize(
+            [_doc_text(r) for r in rows], stopwords="en", stemmer=stemmer, show_progress=False
+        ),
         show_progress=False,
     )
 
@@ -78,7 +80,7 @@ def _build_rank_bm25(rows: list[PackageRow]) -> Callable[[str], list[int]]:
     import Stemmer
     from rank_bm25 import BM25Okapi
 
-    from assistant.retrieval import STOPWORDS
+    from core.text import STOPWORDS
 
     stemmer = Stemmer.Stemmer("english")
     word = re.compile(r"[a-z0-9]+")
@@ -115,8 +117,12 @@ def measure(engine: str, rows: list[PackageRow], questions: list[str]) -> dict[s
         query(question)
         times.append((time.perf_counter() - t0) * 1000)
     times.sort()
-    return {"build_ms": build_ms, "query_p50_ms": times[len(times) // 2], "memory_bytes": held,
-            "queries": len(times)}
+    return {
+        "build_ms": build_ms,
+        "query_p50_ms": times[len(times) // 2],
+        "memory_bytes": held,
+        "queries": len(times),
+    }
 
 
 def write_inputs(size: int, directory: Path, n_questions: int) -> tuple[Path, Path]:
@@ -131,23 +137,42 @@ def write_inputs(size: int, directory: Path, n_questions: int) -> tuple[Path, Pa
     return rows_path, questions_path
 
 
-def run_worker(engine: str, rows_path: Path, questions_path: Path, n_queries: int) -> dict[str, float]:
+def run_worker(
+    engine: str, rows_path: Path, questions_path: Path, n_queries: int
+) -> dict[str, float]:
     """One measurement in a fresh process."""
     import subprocess
 
     repo = Path(__file__).resolve().parent.parent
     proc = subprocess.run(
-        [sys.executable, "-m", "bench.retrieval", engine, str(rows_path), str(questions_path),
-         str(n_queries)],
-        cwd=repo, capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "bench.retrieval",
+            engine,
+            str(rows_path),
+            str(questions_path),
+            str(n_queries),
+        ],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if proc.returncode != 0:
         raise RuntimeError(f"retrieval worker {engine} failed:\n{proc.stderr[-2000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def compare(sizes: tuple[int, ...], *, rounds: int, queries: int, rank_bm25_queries: dict[int, int],
-            workdir: Path, progress: Callable[[str], None]) -> dict[int, dict[str, dict[str, float]]]:
+def compare(
+    sizes: tuple[int, ...],
+    *,
+    rounds: int,
+    queries: int,
+    rank_bm25_queries: dict[int, int],
+    workdir: Path,
+    progress: Callable[[str], None],
+) -> dict[int, dict[str, dict[str, float]]]:
     """Per size and engine, the median of each figure over ``rounds`` fresh-process runs."""
     from statistics import median
 

@@ -34,14 +34,20 @@ REPO = Path(__file__).resolve().parent.parent
 KINDS = ("bare", "bare_drf", "app", "app_first_answer")
 
 
-def _call(application: Callable, method: str, path: str, headers: dict[str, str],
-          body: bytes = b"") -> str:
+def _call(
+    application: Callable, method: str, path: str, headers: dict[str, str], body: bytes = b""
+) -> str:
     from wsgiref.util import setup_testing_defaults
 
     environ: dict[str, object] = {
-        "REQUEST_METHOD": method, "PATH_INFO": path, "SERVER_NAME": "127.0.0.1",
-        "HTTP_HOST": "127.0.0.1", "CONTENT_LENGTH": str(len(body)),
-        "CONTENT_TYPE": "application/json", "wsgi.input": io.BytesIO(body), **headers,
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "SERVER_NAME": "127.0.0.1",
+        "HTTP_HOST": "127.0.0.1",
+        "CONTENT_LENGTH": str(len(body)),
+        "CONTENT_TYPE": "application/json",
+        "wsgi.input": io.BytesIO(body),
+        **headers,
     }
     setup_testing_defaults(environ)
     status: list[str] = []
@@ -100,12 +106,16 @@ if os.environ.get("BARE_WITH_DRF"):
 
 def bare_project(directory: Path) -> Path:
     """``django-admin startproject bare`` in ``directory``, plus the one view; returns its path."""
-    subprocess.run([sys.executable, "-m", "django", "startproject", "bare", str(directory)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "django", "startproject", "bare", str(directory)],
+        check=True,
+        capture_output=True,
+    )
     settings = directory / "bare" / "settings.py"
     text = settings.read_text().replace("DEBUG = True", "DEBUG = False")
-    settings.write_text(text.replace("ALLOWED_HOSTS = []", 'ALLOWED_HOSTS = ["127.0.0.1"]')
-                        + _BARE_DRF_SETTINGS)
+    settings.write_text(
+        text.replace("ALLOWED_HOSTS = []", 'ALLOWED_HOSTS = ["127.0.0.1"]') + _BARE_DRF_SETTINGS
+    )
     with (directory / "bare" / "urls.py").open("a") as urls:
         urls.write(_BARE_VIEW)
     # Compiled ahead like the app's modules: like for like. (Imported here, in the benchmark's
@@ -127,8 +137,12 @@ def _time_one(kind: str, env: dict[str, str], token: str, bare: Path) -> tuple[f
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "bench.startup", kind, token], cwd=REPO,
-        env=env, capture_output=True, text=True, check=False,
+        [sys.executable, "-m", "bench.startup", kind, token],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     elapsed = (time.perf_counter() - start) * 1000
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -19,7 +19,26 @@ from assistant.types import PackageRow
 
 SEED = 20261129
 VOCABULARY_SIZE = 30_000
-_ONSETS = ("b", "c", "d", "f", "g", "l", "m", "n", "p", "r", "s", "t", "v", "br", "cr", "st", "tr", "pl")
+_ONSETS = (
+    "b",
+    "c",
+    "d",
+    "f",
+    "g",
+    "l",
+    "m",
+    "n",
+    "p",
+    "r",
+    "s",
+    "t",
+    "v",
+    "br",
+    "cr",
+    "st",
+    "tr",
+    "pl",
+)
 _VOWELS = ("a", "e", "i", "o", "u", "ai", "ea", "io")
 _CODAS = ("", "n", "r", "s", "l", "t", "m", "nd", "rt", "st")
 _FUNCTION_WORDS = (
@@ -34,8 +53,9 @@ def vocabulary(size: int = VOCABULARY_SIZE, seed: int = SEED) -> list[str]:
     seen: set[str] = set()
     while len(words) < size:
         syllables = rng.choice((2, 2, 3, 3, 4))
-        word = "".join(rng.choice(_ONSETS) + rng.choice(_VOWELS) + rng.choice(_CODAS)
-                       for _ in range(syllables))
+        word = "".join(
+            rng.choice(_ONSETS) + rng.choice(_VOWELS) + rng.choice(_CODAS) for _ in range(syllables)
+        )
         if word not in seen:
             seen.add(word)
             words.append(word)
@@ -73,12 +93,21 @@ def rows(n: int, seed: int = SEED) -> list[PackageRow]:
         text = " ".join(_sentence(sampler, rng) for _ in range(rng.randint(4, 9)))
         path = f"topic-{topic:02d}/artifact-{i // 40:05d}.md"
         anchor = f"section-{i}"
-        out.append(PackageRow(
-            row_id=f"r{i:06d}", title=title, heading=heading, text=text, source_path=path,
-            anchor=anchor, reader_target=f"/html/{path}#{anchor}", source_family="synthetic",
-            source_quality="synthetic benchmark row", claim_boundary="Benchmark data; approves nothing.",
-            topic=f"topic {topic}",
-        ))
+        out.append(
+            PackageRow(
+                row_id=f"r{i:06d}",
+                title=title,
+                heading=heading,
+                text=text,
+                source_path=path,
+                anchor=anchor,
+                reader_target=f"/html/{path}#{anchor}",
+                source_family="synthetic",
+                source_quality="synthetic benchmark row",
+                claim_boundary="Benchmark data; approves nothing.",
+                topic=f"topic {topic}",
+            )
+        )
     return out
 
 
@@ -89,7 +118,9 @@ def glossary(seed: int = SEED, terms: int = 60) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     while len(out) < terms:
         term = " ".join(rng.sample(words, 2))
-        out[term] = [" ".join(rng.sample(words, rng.choice((1, 2)))) for _ in range(rng.choice((1, 2)))]
+        out[term] = [
+            " ".join(rng.sample(words, rng.choice((1, 2)))) for _ in range(rng.choice((1, 2)))
+        ]
     return out
 
 

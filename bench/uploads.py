@@ -54,7 +54,9 @@ def _upload(browser: Browser, name: str, content: bytes) -> tuple[float, dict[st
     response = browser.post_file(SOURCES, name, content)
     elapsed = (time.perf_counter() - start) * 1000
     if response.status_code != 201:
-        raise RuntimeError(f"upload of {name} was refused: {response.status_code} {response.text[:300]}")
+        raise RuntimeError(
+            f"upload of {name} was refused: {response.status_code} {response.text[:300]}"
+        )
     return elapsed, response.json()
 
 
@@ -101,7 +103,10 @@ def extraction(app: App, *, rounds: int) -> Extraction:
         times: dict[str, list[float]] = {"pdf": [], "pdftotext": [], "docx": [], "python_docx": []}
         records: dict[str, dict[str, object]] = {}
         for _ in range(rounds):
-            for kind, name, content in (("pdf", "proposal.pdf", pdf), ("docx", "proposal.docx", docx)):
+            for kind, name, content in (
+                ("pdf", "proposal.pdf", pdf),
+                ("docx", "proposal.docx", docx),
+            ):
                 browser.delete(SOURCES)  # each upload starts from an empty session
                 ms, records[kind] = _upload(browser, name, content)
                 times[kind].append(ms)
@@ -112,9 +117,12 @@ def extraction(app: App, *, rounds: int) -> Extraction:
         browser.logout()
         browser.close()
     return Extraction(
-        pdf_ms=median(times["pdf"]), pdftotext_ms=median(times["pdftotext"]), pdf_bytes=len(pdf),
+        pdf_ms=median(times["pdf"]),
+        pdftotext_ms=median(times["pdftotext"]),
+        pdf_bytes=len(pdf),
         pdf_chars=int(records["pdf"]["extracted_character_count"]),  # type: ignore[call-overload]
-        docx_ms=median(times["docx"]), python_docx_ms=median(times["python_docx"]),
+        docx_ms=median(times["docx"]),
+        python_docx_ms=median(times["python_docx"]),
         docx_bytes=len(docx),
         docx_chars=int(records["docx"]["extracted_character_count"]),  # type: ignore[call-overload]
         rounds=rounds,
@@ -158,8 +166,10 @@ def session_size(app: App, redis_url: str, *, sessions: int) -> SessionSize:
             if pasted.status_code != 201:
                 raise RuntimeError(f"paste refused: {pasted.status_code} {pasted.text[:300]}")
             _, record = _upload(browser, "draft.txt", upload.encode())
-            extracted.append(int(pasted.json()["extracted_character_count"])
-                             + int(record["extracted_character_count"]))  # type: ignore[call-overload]
+            extracted.append(
+                int(pasted.json()["extracted_character_count"])
+                + int(record["extracted_character_count"])
+            )  # type: ignore[call-overload]
             key = _session_key(browser)
             serialized.append(int(client.strlen(key)))
             memory.append(int(client.memory_usage(key) or 0))
@@ -168,8 +178,10 @@ def session_size(app: App, redis_url: str, *, sessions: int) -> SessionSize:
             browser.logout()
             browser.close()
     return SessionSize(
-        extracted_chars=int(median(extracted)), raw_utf8_bytes=raw,
-        serialized_bytes=int(median(serialized)), redis_memory_bytes=int(median(memory)),
+        extracted_chars=int(median(extracted)),
+        raw_utf8_bytes=raw,
+        serialized_bytes=int(median(serialized)),
+        redis_memory_bytes=int(median(memory)),
         sessions=sessions,
     )
 

@@ -8,15 +8,15 @@ from django.contrib.auth.decorators import login_not_required
 from django.utils.decorators import method_decorator
 from django.views.decorators.cache import never_cache
 from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from aicd.openapi import documented
-from assistant import api_schema
-from assistant.api_errors import ApplicationError
+from core.errors import ApplicationError
+from core.openapi import error_responses
 from registry_review import services
 from registry_review.permissions import CanReviewRegistry
 
@@ -35,7 +35,9 @@ def _guard_body(request: Request) -> None:
     try:
         declared = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
-        raise ApplicationError("invalid_request", "The Content-Length header is not a number.") from None
+        raise ApplicationError(
+            "invalid_request", "The Content-Length header is not a number."
+        ) from None
     if declared > services.MAX_REGISTRY_BYTES:
         raise services.too_large(declared)
 
@@ -54,18 +56,14 @@ class RegistryValidateView(APIView):
             _guard_body(request)
         super().initial(request, *args, **kwargs)
 
-    @documented(lambda: {
-        "responses": {200: OpenApiTypes.OBJECT, **api_schema.error_responses(401, 403)}
-    })
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **error_responses(401, 403)})
     def get(self, request: Request) -> Response:
         return Response(services.review_configured().report.to_dict())
 
-    @documented(lambda: {
-        "request": {"application/json": OpenApiTypes.ANY},
-        "responses": {
-            200: OpenApiTypes.OBJECT, **api_schema.error_responses(400, 401, 403, 413, 415)
-        },
-    })
+    @extend_schema(
+        request={"application/json": OpenApiTypes.ANY},
+        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415)},
+    )
     def post(self, request: Request) -> Response:
         # The raw body, not request.data: malformed JSON gets a document-level report with its
         # line and column instead of a bare parse error.

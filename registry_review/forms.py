@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from assistant.api_errors import ApplicationError
+from core.errors import ApplicationError
 from registry_review import services
 
 
@@ -20,15 +20,10 @@ class RegistrySubmissionForm(forms.Form):
         ),
     )
     registry_file = forms.FileField(
+        label=f"… or upload a .json file (up to {services.limit_label()})",
         required=False,
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["registry_file"].label = (
-            f"… or upload a .json file (up to {services.limit_label()})"
-        )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
@@ -47,7 +42,9 @@ class RegistrySubmissionForm(forms.Form):
                 cleaned["text"] = services.decode_submission(upload.read())
             elif pasted.strip():
                 if len(pasted.encode("utf-8")) > services.MAX_REGISTRY_BYTES:
-                    raise services.too_large(len(pasted.encode("utf-8")), what="The pasted registry")
+                    raise services.too_large(
+                        len(pasted.encode("utf-8")), what="The pasted registry"
+                    )
                 cleaned["text"] = pasted
             else:
                 raise forms.ValidationError("Paste a registry or choose a .json file to upload.")

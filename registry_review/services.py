@@ -8,13 +8,10 @@ from dataclasses import dataclass
 from django.conf import settings
 from rest_framework import status
 
-from assistant.api_errors import ApplicationError
-from registry_review.validation import (
-    MAX_REGISTRY_BYTES,
-    RegistryReport,
-    configured_registry_report,
-    validate_registry_text,
-)
+from core.errors import ApplicationError
+from registry_review.configured import configured_registry_report
+from registry_review.records import RegistryReport
+from registry_review.validation import MAX_REGISTRY_BYTES, validate_registry_text
 
 #: The largest request body read at all (the registry limit is MAX_REGISTRY_BYTES, checked
 #: before anything is parsed): a form-encoded paste can triple in size on the wire.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth.decorators import permission_required
 from django.http import HttpRequest, HttpResponse
@@ -13,14 +13,13 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
 from django.views.decorators.http import require_http_methods
 
-from assistant.api_errors import ApplicationError
+from core.errors import ApplicationError
+from core.text import clip
 from registry_review import services
+from registry_review.file_handler import BoundedMemoryUploadHandler
 from registry_review.forms import RegistrySubmissionForm
 from registry_review.models import PERMISSION
-from registry_review.uploads import BoundedMemoryUploadHandler
-
-if TYPE_CHECKING:
-    from registry_review.validation import RecordReport
+from registry_review.records import RecordReport
 
 TEMPLATE = "registry_review/review.html"
 # Long values are cut for the table; the full normalised JSON is shown separately.
@@ -36,7 +35,7 @@ def _cell(value: Any) -> str:
         text = ", ".join(value)
     else:
         text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= _CELL_CHARS else text[: _CELL_CHARS - 1] + "…"
+    return clip(text, _CELL_CHARS)
 
 
 def _row(item: RecordReport) -> dict[str, Any]:
@@ -46,8 +45,15 @@ def _row(item: RecordReport) -> dict[str, Any]:
     if item.record is not None:
         values.update(item.record.to_dict())
     fields = (
-        "title", "url", "allowed_origin", "allowed_path_prefix", "source_type",
-        "trust_label", "freshness_label", "claim_boundary", "query_terms",
+        "title",
+        "url",
+        "allowed_origin",
+        "allowed_path_prefix",
+        "source_type",
+        "trust_label",
+        "freshness_label",
+        "claim_boundary",
+        "query_terms",
     )
     return {
         "number": item.index,
@@ -92,7 +98,9 @@ def _page(request: HttpRequest) -> HttpResponse:
     try:
         review = services.review_text(text=form.cleaned_data["text"])
     except ApplicationError as exc:
-        return _render(request, RegistrySubmissionForm(), None, refusal=exc.message, status=exc.status_code)
+        return _render(
+            request, RegistrySubmissionForm(), None, refusal=exc.message, status=exc.status_code
+        )
     # The pasted text is echoed back so the owner can fix it; an uploaded file is not.
     return _render(request, form, review)
 

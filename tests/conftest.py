@@ -58,7 +58,9 @@ class ExplodingProvider(BaseProvider):
         return "none"
 
     def complete(self, request: ProviderRequest) -> ProviderResponse:
-        pytest.fail("the provider was called, but this run must be refused before any provider call")
+        pytest.fail(
+            "the provider was called, but this run must be refused before any provider call"
+        )
 
 
 class ScriptedProvider(BaseProvider):

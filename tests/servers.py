@@ -45,8 +45,13 @@ def app_env(workdir: Path, **overrides: str) -> dict[str, str]:
 def manage(env: dict[str, str], *args: str, timeout: float = 120) -> str:
     """Run ``manage.py`` with ``env``; raise with its output when it fails."""
     proc = subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=REPO, env=env, capture_output=True, text=True,
-        timeout=timeout, check=False,
+        [sys.executable, "manage.py", *args],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
     )
     if proc.returncode != 0:
         raise RuntimeError(f"manage.py {args[0]} failed:\n{proc.stdout}\n{proc.stderr}")
@@ -56,7 +61,10 @@ def manage(env: dict[str, str], *args: str, timeout: float = 120) -> str:
 def create_users(env: dict[str, str], logins: dict[str, str]) -> None:
     """Create ordinary accounts (username -> password) in the server's database."""
     manage(
-        env, "shell", "--no-imports", "-c",
+        env,
+        "shell",
+        "--no-imports",
+        "-c",
         "from django.contrib.auth import get_user_model\n"
         f"for name, password in {logins!r}.items():\n"
         "    get_user_model().objects.create_user(username=name, password=password)",
@@ -81,7 +89,10 @@ class Gunicorn:
         with self.log_path.open("wb") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py"],
-                cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+                cwd=REPO,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
             )
         deadline = time.monotonic() + ready_timeout
         workers = int(env.get("AICD_WORKERS", "2"))

@@ -8,19 +8,20 @@ from typing import Any
 from django.contrib.auth.decorators import login_not_required
 from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from aicd.openapi import documented
 from aicd.throttling import SharedScopedRateThrottle
-from assistant import api_schema
-from assistant.api_errors import ApplicationError
+from core.errors import ApplicationError
+from core.openapi import error_responses
 from uploads import services
 from uploads.limits import LIMITS
-from uploads.refusals import Reason, SourceRefused
+from uploads.owner import owner_of
+from uploads.rejections import Reason, SourceRefused
 from uploads.serializers import FileInputSerializer, PasteInputSerializer
 
 PASTE_BODY_BYTES = LIMITS.paste_chars * 6 + LIMITS.title_chars * 6 + 1024
@@ -40,10 +41,6 @@ class PasteJSONParser(JSONParser):
         return super().parse(io.BytesIO(body), media_type, parser_context)
 
 
-def owner_of(request: Request) -> str:
-    return str(request.user.pk)
-
-
 @method_decorator(login_not_required, name="dispatch")
 class SessionSourcesView(APIView):
     """This session's sources: list (GET), add a file or a paste (POST), clear all (DELETE)."""
@@ -52,10 +49,10 @@ class SessionSourcesView(APIView):
     throttle_scope = "uploads"
     parser_classes = [PasteJSONParser, MultiPartParser]
 
-    @documented(lambda: {
-        "responses": {200: OpenApiTypes.OBJECT, **api_schema.error_responses(401, 403, 429)},
-        "operation_id": "session_sources_list",
-    })
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, **error_responses(401, 403, 429)},
+        operation_id="session_sources_list",
+    )
     def get(self, request: Request) -> Response:
         view = services.overview(session=request.session, owner=owner_of(request))
         return Response(
@@ -71,41 +68,47 @@ class SessionSourcesView(APIView):
             }
         )
 
-    @documented(lambda: {
-        "request": {
-            "multipart/form-data": FileInputSerializer, "application/json": PasteInputSerializer
+    @extend_schema(
+        request={
+            "multipart/form-data": FileInputSerializer,
+            "application/json": PasteInputSerializer,
         },
-        "responses": {
-            201: OpenApiTypes.OBJECT, **api_schema.error_responses(400, 401, 403, 413, 415, 429)
-        },
-        "operation_id": "session_sources_create",
-    })
+        responses={201: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415, 429)},
+        operation_id="session_sources_create",
+    )
     def post(self, request: Request) -> Response:
         if (request.content_type or "").startswith("multipart/"):
             if len(request.FILES.getlist("file")) > 1:
-                raise ApplicationError("invalid_request", "Send one file per request.",
-                                       fields={"file": ["Send one file per request."]})
+                raise ApplicationError(
+                    "invalid_request",
+                    "Send one file per request.",
+                    fields={"file": ["Send one file per request."]},
+                )
             upload = FileInputSerializer(data=request.data)
             upload.is_valid(raise_exception=True)
             values: dict[str, Any] = upload.validated_data
             record = services.add_uploaded_file(
-                session=request.session, owner=owner_of(request),
-                upload=values["file"], title=values.get("title") or None,
+                session=request.session,
+                owner=owner_of(request),
+                upload=values["file"],
+                title=values.get("title") or None,
             )
         else:
             paste = PasteInputSerializer(data=request.data)
             paste.is_valid(raise_exception=True)
             values = paste.validated_data
             record = services.add_paste(
-                session=request.session, owner=owner_of(request),
-                title=values["title"], text=values["text"],
+                session=request.session,
+                owner=owner_of(request),
+                title=values["title"],
+                text=values["text"],
             )
         return Response(record.to_dict(), status=status.HTTP_201_CREATED)
 
-    @documented(lambda: {
-        "responses": {204: None, **api_schema.error_responses(401, 403, 429)},
-        "operation_id": "session_sources_clear",
-    })
+    @extend_schema(
+        responses={204: None, **error_responses(401, 403, 429)},
+        operation_id="session_sources_clear",
+    )
     def delete(self, request: Request) -> Response:
         services.clear(session=request.session, owner=owner_of(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -118,10 +121,10 @@ class SessionSourceDetailView(APIView):
     throttle_classes = [SharedScopedRateThrottle]
     throttle_scope = "uploads"
 
-    @documented(lambda: {
-        "responses": {204: None, **api_schema.error_responses(401, 403, 404, 429)},
-        "operation_id": "session_sources_remove",
-    })
+    @extend_schema(
+        responses={204: None, **error_responses(401, 403, 404, 429)},
+        operation_id="session_sources_remove",
+    )
     def delete(self, request: Request, source_id: str) -> Response:
         services.remove(session=request.session, owner=owner_of(request), source_id=source_id)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -40,15 +40,6 @@ class Limits:
 LIMITS = Limits()
 
 
-def file_limit_bytes(file_type: str, limits: Limits = LIMITS) -> int:
-    """The raw-size limit for one file of ``file_type``."""
-    if file_type in ("txt", "md"):
-        return limits.text_bytes
-    if file_type in ("pdf", "docx"):
-        return limits.document_bytes
-    return limits.tabular_bytes
-
-
 def human_bytes(n: int) -> str:
     """``5 MB`` for whole mebibytes, otherwise the exact byte count with separators."""
     if n % MB == 0:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from uploads.types import Anchor, Segment
+from uploads.anchors import Anchor, Segment
 
 SEGMENT_CHARS = 800
 OPENING_SECTION = "Opening text (before the first heading)"
@@ -119,7 +119,9 @@ def _table_rows(lines: list[str]) -> Iterator[Segment]:
         if not any(c.strip() for c in cells):
             continue
         row_number = index + 1
-        yield Segment(text=row_text(header, cells, row_number), anchor=Anchor(row_number=row_number))
+        yield Segment(
+            text=row_text(header, cells, row_number), anchor=Anchor(row_number=row_number)
+        )
 
 
 def _json_leaves(lines: list[str]) -> Iterator[Segment]:

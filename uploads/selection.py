@@ -13,10 +13,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from assistant import tokens
-from assistant.retrieval import content_stems
+from core import tokens
+from core.text import content_stems
+from uploads.anchors import Anchor, Segment
 from uploads.segments import table_header
-from uploads.types import Anchor, ExtractionRecord, Segment, SessionSource
+from uploads.types import ExtractionRecord, SessionSource
 
 CONTEXT_TOKEN_BUDGET = 7_000
 UPLOADED_TOKEN_CAP = 5_000
@@ -88,7 +89,9 @@ class _Candidate:
 
 def package_terms(package_text: str, limit: int = PACKAGE_TERMS) -> frozenset[str]:
     """The package excerpts' most frequent content stems, without generic review words."""
-    counts = Counter(s for s in content_stems(package_text) if s not in GENERIC_STEMS and len(s) > 2)
+    counts = Counter(
+        s for s in content_stems(package_text) if s not in GENERIC_STEMS and len(s) > 2
+    )
     return frozenset(stem for stem, _ in counts.most_common(limit))
 
 
@@ -116,7 +119,9 @@ def select(
             stems = set(content_stems(segment.text))
             score = QUESTION_WEIGHT * len(q_terms & stems) + len(p_terms & stems)
             text_tokens = tokens.count(segment.text)
-            cands.append(_Candidate(index, position, segment, score, text_tokens, text_tokens + overhead))
+            cands.append(
+                _Candidate(index, position, segment, score, text_tokens, text_tokens + overhead)
+            )
         per_source.append(cands)
 
     everything = [c for cands in per_source for c in cands]
@@ -148,7 +153,9 @@ def select(
     )
 
 
-def _round_robin(per_source: list[list[_Candidate]], available: int, max_excerpts: int) -> list[_Candidate]:
+def _round_robin(
+    per_source: list[list[_Candidate]], available: int, max_excerpts: int
+) -> list[_Candidate]:
     queues = []
     for cands in per_source:
         relevant = sorted((c for c in cands if c.score > 0), key=lambda c: (-c.score, c.position))

@@ -14,13 +14,13 @@ from typing import Any
 from django.core.files.uploadedfile import UploadedFile
 from rest_framework import status
 
-from assistant import tokens
-from assistant.api_errors import ApplicationError
+from core import tokens
+from core.errors import ApplicationError
 from uploads.extraction import extension, extract_paste, extract_upload
 from uploads.extraction.common import clean_inline
-from uploads.extraction.dispatch import SUPPORTED_EXTENSIONS, size_words
-from uploads.limits import LIMITS, Limits, file_limit_bytes, human_bytes
-from uploads.refusals import Reason, refuse
+from uploads.file_types import SUPPORTED_EXTENSIONS, file_limit_bytes, size_words
+from uploads.limits import LIMITS, Limits, human_bytes
+from uploads.rejections import Reason, refuse
 from uploads.store import SessionSourceStore, Totals
 from uploads.types import (
     CLASSIFICATION_LABEL,
@@ -53,7 +53,12 @@ def display_title(title: str | None, fallback: str, limits: Limits = LIMITS) -> 
 
 
 def add_file(
-    *, session: Session, owner: str, data: bytes, filename: str, title: str | None = None,
+    *,
+    session: Session,
+    owner: str,
+    data: bytes,
+    filename: str,
+    title: str | None = None,
     limits: Limits = LIMITS,
 ) -> ExtractionRecord:
     """Extract an uploaded file and keep it in this session, or refuse it and keep nothing."""
@@ -67,20 +72,31 @@ def add_file(
         )
     _check_raw(totals, len(data), limits)
     extracted = extract_upload(
-        data, filename=filename, session_remaining=limits.session_chars - totals.chars, limits=limits
+        data,
+        filename=filename,
+        session_remaining=limits.session_chars - totals.chars,
+        limits=limits,
     )
     return _keep(store, "file", display_title(title, filename, limits), len(data), extracted)
 
 
 def add_uploaded_file(
-    *, session: Session, owner: str, upload: UploadedFile, title: str | None = None,
+    *,
+    session: Session,
+    owner: str,
+    upload: UploadedFile,
+    title: str | None = None,
     limits: Limits = LIMITS,
 ) -> ExtractionRecord:
     """``add_file`` for a file Django received; an upload cut short in memory is refused by size."""
     try:
         name = upload.name or "upload"
         ext = extension(name)
-        limit = file_limit_bytes(ext, limits) if ext in SUPPORTED_EXTENSIONS else limits.largest_file_bytes
+        limit = (
+            file_limit_bytes(ext, limits)
+            if ext in SUPPORTED_EXTENSIONS
+            else limits.largest_file_bytes
+        )
         size = upload.size or 0
         if not getattr(upload, "complete", True) or size > limit:
             raise refuse(
@@ -91,7 +107,9 @@ def add_uploaded_file(
         data = upload.read()
     finally:
         upload.close()
-    return add_file(session=session, owner=owner, data=data, filename=name, title=title, limits=limits)
+    return add_file(
+        session=session, owner=owner, data=data, filename=name, title=title, limits=limits
+    )
 
 
 def add_paste(
@@ -110,7 +128,9 @@ def add_paste(
         )
     raw = len(text.encode("utf-8", errors="surrogatepass"))
     _check_raw(totals, raw, limits)
-    extracted = extract_paste(text, session_remaining=limits.session_chars - totals.chars, limits=limits)
+    extracted = extract_paste(
+        text, session_remaining=limits.session_chars - totals.chars, limits=limits
+    )
     return _keep(store, "paste", display_title(title, "Pasted text", limits), raw, extracted)
 
 
@@ -192,11 +212,22 @@ def load_local(
     """Extract local files for one command-line run under the same limits as a session."""
     session: dict[str, Any] = {}
     for path in files:
-        add_file(session=session, owner="cli", data=_read_capped(path, limits), filename=path.name, limits=limits)
+        add_file(
+            session=session,
+            owner="cli",
+            data=_read_capped(path, limits),
+            filename=path.name,
+            limits=limits,
+        )
     if paste_file is not None:
         raw = _read_capped(paste_file, limits)
-        add_paste(session=session, owner="cli", title=paste_file.name,
-                  text=raw.decode("utf-8", errors="replace"), limits=limits)
+        add_paste(
+            session=session,
+            owner="cli",
+            title=paste_file.name,
+            text=raw.decode("utf-8", errors="replace"),
+            limits=limits,
+        )
     return tuple(SessionSourceStore(session, "cli").sources())
 
 

@@ -36,7 +36,11 @@ class SessionSourceStore:
         data = session.get(SESSION_KEY)
         if not isinstance(data, dict) or data.get("owner") != owner:
             data = None
-        self._data: dict[str, Any] = data or {"owner": owner, "next": {"file": 1, "paste": 1}, "items": []}
+        self._data: dict[str, Any] = data or {
+            "owner": owner,
+            "next": {"file": 1, "paste": 1},
+            "items": [],
+        }
 
     # ------------------------------------------------------------------------- reading
     def sources(self) -> list[SessionSource]:

@@ -6,6 +6,10 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any
 
+from uploads.anchors import Segment
+from uploads.file_types import label_of
+from uploads.segments import segments_of
+
 SOURCE_CLASS = "uploaded_session_source"
 CLASSIFICATION_LABEL = (
     "user-provided session source; not approved package corpus; not durable corpus ingestion; "
@@ -30,54 +34,6 @@ CONFIDENCE_PARTIAL = "partial"
 STATUS_ACCEPTED = "accepted"
 STATUS_PARTIAL = "partially extracted"
 STATUS_TRUNCATED = "truncated"
-
-FILE_TYPES = ("txt", "md", "pdf", "docx", "csv", "tsv", "json", "paste")
-TYPE_LABELS = {
-    "txt": "Plain text (.txt)",
-    "md": "Markdown (.md)",
-    "pdf": "PDF (.pdf)",
-    "docx": "Word (.docx)",
-    "csv": "CSV (.csv)",
-    "tsv": "TSV (.tsv)",
-    "json": "JSON (.json)",
-    "paste": "Pasted text",
-}
-
-
-@dataclass(frozen=True)
-class Anchor:
-    """Where an excerpt sits in its source; only the fields that apply are set."""
-
-    page: int | None = None
-    line_range: str | None = None
-    row_number: int | None = None
-    column_name: str | None = None
-    json_path: str | None = None
-    section: str | None = None
-    paragraph: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None}
-
-    @property
-    def label(self) -> str:
-        """A short human reading, e.g. ``page 2`` or ``section: Architecture overview, paragraph 3``."""
-        parts = []
-        if self.page is not None:
-            parts.append(f"page {self.page}")
-        if self.line_range is not None:
-            parts.append(f"lines {self.line_range}")
-        if self.section is not None:
-            parts.append(f"section: {self.section}")
-        if self.paragraph is not None:
-            parts.append(f"paragraph {self.paragraph}")
-        if self.row_number is not None:
-            parts.append(f"row {self.row_number}")
-        if self.column_name is not None:
-            parts.append(f"column: {self.column_name}")
-        if self.json_path is not None:
-            parts.append(f"JSON path {self.json_path}")
-        return ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -111,7 +67,7 @@ class ExtractionRecord:
 
     @property
     def type_label(self) -> str:
-        return TYPE_LABELS.get(self.file_type, self.file_type)
+        return label_of(self.file_type)
 
 
 @dataclass(frozen=True)
@@ -140,14 +96,6 @@ class ExtractedText:
 
 
 @dataclass(frozen=True)
-class Segment:
-    """One citable excerpt of a session source: its text and where it came from."""
-
-    text: str
-    anchor: Anchor
-
-
-@dataclass(frozen=True)
 class SessionSource:
     """A kept session source: its record, its extracted text and the anchors derived from it."""
 
@@ -161,6 +109,4 @@ class SessionSource:
 
     @cached_property
     def segments(self) -> tuple[Segment, ...]:
-        from uploads.segments import segments_of  # uploads.segments imports this module
-
         return segments_of(self.record.file_type, self.text, self.meta)

@@ -7,33 +7,19 @@ back to the chat page with a message (kept in a signed cookie, not on the server
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
-
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from aicd.throttling import SharedScopedRateThrottle
-from assistant.api_errors import ApplicationError
+from aicd.throttling import over_limit
+from core.errors import ApplicationError
 from uploads import services
-from uploads import types as source_types
-from uploads.limits import LIMITS, human_bytes, limit_lines
-
-
-def owner_of(request: HttpRequest) -> str:
-    return str(request.user.pk)
+from uploads.owner import owner_of
 
 
 def _back() -> HttpResponseRedirect:
     return HttpResponseRedirect(reverse("assistant:chat") + "#session-sources")
-
-
-class _UploadsScope:
-    """Lets the form path share the API's ``uploads`` throttle (same counter per user)."""
-
-    throttle_scope = "uploads"
 
 
 @require_POST
@@ -43,7 +29,7 @@ def add(request: HttpRequest) -> HttpResponse:
     title = request.POST.get("title", "").strip() or None
     name = (upload.name if upload else None) or title or "pasted text"
     try:
-        if not SharedScopedRateThrottle().allow_request(request, _UploadsScope()):  # type: ignore[arg-type]
+        if over_limit(request, "uploads")[0]:  # the API's "uploads" count, per user
             raise ApplicationError("throttled", "Too many uploads; wait a minute and try again.")
         if upload is not None:
             record = services.add_uploaded_file(
@@ -53,7 +39,9 @@ def add(request: HttpRequest) -> HttpResponse:
             if not title:
                 raise ApplicationError("invalid_request", "A pasted source needs a title.")
             record = services.add_paste(
-                session=request.session, owner=owner_of(request), title=title,
+                session=request.session,
+                owner=owner_of(request),
+                title=title,
                 text=request.POST["text"],
             )
         else:
@@ -86,27 +74,3 @@ def clear(request: HttpRequest) -> HttpResponse:
     removed = services.clear(session=request.session, owner=owner_of(request))
     messages.success(request, f"Cleared {removed} session source(s).", extra_tags="removed")
     return _back()
-
-
-def panel_context(request: HttpRequest, selected: Iterable[str] | None = None) -> dict[str, Any]:
-    """What the chat page's upload panel and source checkboxes show."""
-    view = services.overview(session=request.session, owner=owner_of(request))
-    ids = [r.session_source_id for r in view.records]
-    chosen = set(ids if selected is None else selected)
-    return {
-        "session_sources": [
-            {"record": r, "checked": r.session_source_id in chosen} for r in view.records
-        ],
-        "upload_totals": view.totals,
-        "upload_limits": limit_lines(LIMITS),
-        "upload_totals_text": (
-            f"{view.totals.files} of {LIMITS.session_files} files, {view.totals.pastes} of "
-            f"{LIMITS.session_pastes} pasted text, {human_bytes(view.totals.raw_bytes) if view.totals.raw_bytes else '0 bytes'} "
-            f"of {human_bytes(LIMITS.session_raw_bytes)}, {view.totals.chars:,} of "
-            f"{LIMITS.session_chars:,} extracted characters"
-        ),
-        "privacy_notice": source_types.PRIVACY_NOTICE,
-        "source_label": source_types.USER_VISIBLE_LABEL,
-        "accept_types": ".txt,.md,.pdf,.docx,.csv,.tsv,.json",
-        "max_upload_bytes": LIMITS.largest_file_bytes,
-    }

@@ -19,10 +19,11 @@ from assistant.current.base import (
 )
 from assistant.current.fetch import Fetcher, FetchError
 from assistant.current.selection import select_sources
-from assistant.retrieval import content_stems
 from assistant.sentences import split_sentences
 from assistant.types import PackageRow
-from registry_review.validation import RegistryReport, SourceRecord, configured_registry_report
+from core.text import content_stems
+from registry_review.configured import configured_registry_report
+from registry_review.records import RegistryReport, SourceRecord
 
 logger = logging.getLogger("assistant.current")
 
@@ -31,7 +32,7 @@ MAX_SNIPPET_CHARS = 1200
 
 def default_fetcher() -> Fetcher:
     """The production fetcher: system resolver, public peers only, the operator's allowed ports."""
-    ports = frozenset(getattr(settings, "AICD_CURRENT_CONTEXT_ALLOWED_PORTS", ()) or ())
+    ports = frozenset(settings.AICD_CURRENT_CONTEXT_ALLOWED_PORTS or ())
     return Fetcher(allowed_ports=ports)
 
 
@@ -51,7 +52,9 @@ class AllowlistedPublicFetchAdapter(BaseCurrentContextAdapter):
         self.registry = registry
         self.clock = clock or (lambda: datetime.now(UTC))
 
-    def retrieve(self, *, question: str, package_rows: tuple[PackageRow, ...]) -> CurrentContextResult:
+    def retrieve(
+        self, *, question: str, package_rows: tuple[PackageRow, ...]
+    ) -> CurrentContextResult:
         try:
             return self._retrieve(question, package_rows)
         except Exception as exc:  # noqa: BLE001 - a bug here must still fail closed, never a 500
@@ -63,7 +66,9 @@ class AllowlistedPublicFetchAdapter(BaseCurrentContextAdapter):
                 attempted=True,
             )
 
-    def _retrieve(self, question: str, package_rows: tuple[PackageRow, ...]) -> CurrentContextResult:
+    def _retrieve(
+        self, question: str, package_rows: tuple[PackageRow, ...]
+    ) -> CurrentContextResult:
         if not package_rows:
             return CurrentContextResult(
                 state=NOT_RETRIEVED,
@@ -96,22 +101,30 @@ class AllowlistedPublicFetchAdapter(BaseCurrentContextAdapter):
                 failures.append(f"{choice.record.id}: {exc.reason}")
                 continue
             refs.append(self._ref(choice.record, document.url, document.text, question))
-        dropped = f" Dropped registry records: {report.dropped_count}." if report.dropped_count else ""
+        dropped = (
+            f" Dropped registry records: {report.dropped_count}." if report.dropped_count else ""
+        )
         if not refs:
             return CurrentContextResult(
                 state=FAIL_CLOSED,
                 detail=(
                     "Current/public retrieval failed closed; no current claim is made. "
-                    + "; ".join(failures) + "." + dropped
+                    + "; ".join(failures)
+                    + "."
+                    + dropped
                 ),
                 attempted=True,
             )
-        detail = f"Retrieved {len(refs)} current/public source(s) from the owner-approved registry: " + ", ".join(
-            r.source_id for r in refs
-        ) + "."
+        detail = (
+            f"Retrieved {len(refs)} current/public source(s) from the owner-approved registry: "
+            + ", ".join(r.source_id for r in refs)
+            + "."
+        )
         if failures:
             detail += " Failed closed: " + "; ".join(failures) + "."
-        return CurrentContextResult(state=RETRIEVED, detail=detail + dropped, refs=tuple(refs), attempted=True)
+        return CurrentContextResult(
+            state=RETRIEVED, detail=detail + dropped, refs=tuple(refs), attempted=True
+        )
 
     def _ref(self, record: SourceRecord, url: str, text: str, question: str) -> CurrentRef:
         return CurrentRef(
@@ -127,14 +140,18 @@ class AllowlistedPublicFetchAdapter(BaseCurrentContextAdapter):
         )
 
 
-def best_snippet(text: str, question: str, query_terms: tuple[str, ...] = (), *, limit: int = MAX_SNIPPET_CHARS) -> str:
+def best_snippet(
+    text: str, question: str, query_terms: tuple[str, ...] = (), *, limit: int = MAX_SNIPPET_CHARS
+) -> str:
     """The sentences of ``text`` that best match the question, in page order, at most ``limit`` chars."""
     wanted = set(content_stems(question)) | set(content_stems(" ".join(query_terms)))
     sentences = split_sentences(text)
     if not sentences:
         return _cut(" ".join(text.split()), limit)
     overlap = [len(wanted.intersection(content_stems(s))) for s in sentences]
-    ranked = sorted((i for i in range(len(sentences)) if overlap[i]), key=lambda i: (-overlap[i], i))
+    ranked = sorted(
+        (i for i in range(len(sentences)) if overlap[i]), key=lambda i: (-overlap[i], i)
+    )
     if not ranked:
         ranked = list(range(len(sentences)))  # nothing matches: the page's opening sentences
     chosen: list[int] = []

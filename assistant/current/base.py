@@ -53,7 +53,9 @@ class BaseCurrentContextAdapter(ABC):
     name: str = "base"
 
     @abstractmethod
-    def retrieve(self, *, question: str, package_rows: tuple[PackageRow, ...]) -> CurrentContextResult:
+    def retrieve(
+        self, *, question: str, package_rows: tuple[PackageRow, ...]
+    ) -> CurrentContextResult:
         """Return refs (at most 3) or a non-retrieved state with a reason; never raise."""
 
 
@@ -62,7 +64,9 @@ class DisabledAdapter(BaseCurrentContextAdapter):
 
     name = "disabled"
 
-    def retrieve(self, *, question: str, package_rows: tuple[PackageRow, ...]) -> CurrentContextResult:
+    def retrieve(
+        self, *, question: str, package_rows: tuple[PackageRow, ...]
+    ) -> CurrentContextResult:
         return CurrentContextResult(
             state=DISABLED,
             detail=(
@@ -74,4 +78,4 @@ class DisabledAdapter(BaseCurrentContextAdapter):
 
 def get_adapter() -> BaseCurrentContextAdapter:
     cls = import_string(ADAPTERS[settings.AICD_CURRENT_CONTEXT_ADAPTER])
-    return cls()  # type: ignore[no-any-return]
+    return cls()

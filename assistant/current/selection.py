@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from registry_review.validation import SourceRecord
+from registry_review.records import SourceRecord
 
 MAX_SELECTED = 3
 NIST_SOURCE_ID = "nist-ai-rmf-public-framework-candidate"

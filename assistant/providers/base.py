@@ -53,4 +53,4 @@ class BaseProvider(ABC):
 def get_provider() -> BaseProvider:
     """The configured provider instance (configuration is checked by the provider itself)."""
     cls = import_string(PROVIDERS[settings.AICD_PROVIDER])
-    return cls()  # type: ignore[no-any-return]
+    return cls()

@@ -8,6 +8,9 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.checks import CheckMessage, Tags, Warning, register
 
+from assistant.providers.base import ProviderError
+from assistant.providers.gateway_config import load_config
+
 LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1"}
 
 
@@ -19,9 +22,6 @@ def provider_configuration(app_configs: Any = None, **kwargs: Any) -> list[Check
     """
     if settings.AICD_PROVIDER != "openai_compatible":
         return []
-    from assistant.providers.base import ProviderError
-    from assistant.providers.openai_compatible import load_config
-
     try:
         load_config()
     except ProviderError as exc:
@@ -41,7 +41,11 @@ def provider_transport(app_configs: Any = None, **kwargs: Any) -> list[CheckMess
     if settings.AICD_PROVIDER != "openai_compatible" or not settings.PRODUCTION:
         return []
     parts = urlsplit(settings.AICD_PROVIDER_BASE_URL or "")
-    if parts.scheme == "http" and settings.AICD_PROVIDER_API_KEY and parts.hostname not in LOOPBACK_HOSTS:
+    if (
+        parts.scheme == "http"
+        and settings.AICD_PROVIDER_API_KEY
+        and parts.hostname not in LOOPBACK_HOSTS
+    ):
         return [
             Warning(
                 "AICD_PROVIDER_BASE_URL uses http:// to another host, so AICD_PROVIDER_API_KEY "

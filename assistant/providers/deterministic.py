@@ -5,12 +5,11 @@ With uploaded session sources it adds the structured review lanes (assistant.pro
 
 from __future__ import annotations
 
-from assistant import conflict, lanes
+from assistant import conflict, lanes, review
 from assistant.prompt import ProviderRequest, SourceRef
-from assistant.providers import review
 from assistant.providers.base import BaseProvider, ProviderResponse
-from assistant.retrieval import content_stems
 from assistant.sentences import best_sentences
+from core.text import content_stems
 
 MAX_PACKAGE_REFS_QUOTED = 4
 
@@ -31,7 +30,9 @@ class DeterministicProvider(BaseProvider):
     def complete(self, request: ProviderRequest) -> ProviderResponse:
         terms = content_stems(request.question)
         out: dict[str, str] = {}
-        out[lanes.PACKAGE_SAYS] = self._quote_refs(request.package_refs[:MAX_PACKAGE_REFS_QUOTED], terms)
+        out[lanes.PACKAGE_SAYS] = self._quote_refs(
+            request.package_refs[:MAX_PACKAGE_REFS_QUOTED], terms
+        )
         if lanes.CURRENT_SAYS in request.lane_order:
             out[lanes.CURRENT_SAYS] = (
                 self._quote_refs(request.current_refs, terms, per_ref=1)

@@ -10,18 +10,14 @@ from __future__ import annotations
 
 import email.utils
 import http.cookiejar
-import json
 import logging
 import queue
 import random
-import re
 import ssl
 import threading
 import time
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 from django.conf import settings
@@ -29,6 +25,8 @@ from django.conf import settings
 from assistant import prompt
 from assistant.prompt import ProviderRequest
 from assistant.providers.base import BaseProvider, ProviderError, ProviderResponse
+from assistant.providers.completion import parse_completion
+from assistant.providers.gateway_config import GatewayConfig, load_config
 
 logger = logging.getLogger("assistant.providers.openai_compatible")
 
@@ -37,13 +35,9 @@ BACKOFF_BASE_S = 0.5
 BACKOFF_CAP_S = 8.0
 MAX_RESPONSE_BYTES = 2 * 1024 * 1024
 USER_AGENT = "aicd-assistant"
-_MODEL_NAME_RE = re.compile(r"[\w.:/@+-]{1,128}")
-_THINK_RE = re.compile(r"\A\s*<think>.*?</think>\s*", re.S | re.I)
-_UNSAFE_URL_CHARS = re.compile(r"[\s\\\x00-\x1f\x7f]")
 _jitter = random.SystemRandom()
 
 # Codes a reviewer may see in a diagnostic; docs/providers.md says when each occurs.
-NOT_CONFIGURED = "not_configured"
 TIMEOUT = "timeout"
 CONNECTION_FAILED = "connection_failed"
 TLS_FAILED = "tls_failed"
@@ -55,26 +49,8 @@ CLIENT_ERROR = "client_error"
 REDIRECT_REFUSED = "redirect_refused"
 RATE_LIMITED = "rate_limited"
 SERVER_ERROR = "server_error"
-MALFORMED_RESPONSE = "malformed_response"
 RESPONSE_TOO_LARGE = "response_too_large"
-EMPTY_CHOICES = "empty_choices"
-EMPTY_CONTENT = "empty_content"
-MODEL_REFUSAL = "model_refusal"
-TRUNCATED = "truncated"
 UNEXPECTED = "provider_failed"
-
-
-@dataclass(frozen=True)
-class GatewayConfig:
-    """The endpoint and call parameters, validated once per call from settings."""
-
-    endpoint: str
-    model: str
-    api_key: str = field(repr=False)
-    timeout_s: float
-    temperature: float
-    max_tokens: int | None
-    ca_bundle: str = ""
 
 
 @dataclass(frozen=True)
@@ -84,83 +60,6 @@ class _Failed:
     error: ProviderError
     retryable: bool
     retry_after_s: float | None = None
-
-
-def chat_completions_url(base_url: str) -> str:
-    """The Chat Completions endpoint for ``base_url``.
-
-    The rule: trailing slashes are ignored; a base URL with no path gets ``/v1``; a path that
-    already ends in ``/chat/completions`` is used as is; otherwise ``/chat/completions`` is
-    appended to the path given. So ``http://host:8000``, ``http://host:8000/`` and
-    ``http://host:8000/v1`` all mean ``http://host:8000/v1/chat/completions``, and a gateway
-    path such as ``https://gw.example/llm/openai`` is kept as it is.
-    Raises ProviderError(not_configured) for anything but a plain http(s) URL: no credentials,
-    query, fragment, whitespace or backslash. The URL itself is never quoted in the error.
-    """
-    problem = "AICD_PROVIDER_BASE_URL must be a plain http(s) URL (no credentials, query or fragment)."
-    if _UNSAFE_URL_CHARS.search(base_url):
-        raise ProviderError(NOT_CONFIGURED, problem)
-    try:
-        parts = urlsplit(base_url)
-        parts.port  # noqa: B018 - raises ValueError on a malformed port
-    except ValueError:
-        raise ProviderError(NOT_CONFIGURED, problem) from None
-    if (
-        parts.scheme not in ("http", "https")
-        or not parts.hostname
-        or "@" in parts.netloc
-        or parts.query
-        or parts.fragment
-        or base_url.rstrip().endswith("?")
-    ):
-        raise ProviderError(NOT_CONFIGURED, problem)
-    path = parts.path.rstrip("/")
-    if not path:
-        path = "/v1"
-    if not path.endswith("/chat/completions"):
-        path += "/chat/completions"
-    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
-
-
-def load_config() -> GatewayConfig:
-    """Read and check the AICD_PROVIDER_* settings; a gap is a named, readable ProviderError."""
-    base_url = settings.AICD_PROVIDER_BASE_URL
-    model = settings.AICD_PROVIDER_MODEL
-    if not base_url:
-        raise ProviderError(
-            NOT_CONFIGURED,
-            "AICD_PROVIDER_BASE_URL is not set; the openai_compatible provider needs the "
-            "gateway's base URL.",
-        )
-    if not model:
-        raise ProviderError(
-            NOT_CONFIGURED,
-            "AICD_PROVIDER_MODEL is not set; the openai_compatible provider needs a model name.",
-        )
-    api_key = settings.AICD_PROVIDER_API_KEY or ""
-    if api_key and not re.fullmatch(r"[\x21-\x7e]+", api_key):
-        raise ProviderError(
-            NOT_CONFIGURED,
-            "AICD_PROVIDER_API_KEY contains characters that cannot be sent in an HTTP header.",
-        )
-    temperature = settings.AICD_PROVIDER_TEMPERATURE or 0.0
-    if not 0.0 <= temperature <= 2.0:
-        raise ProviderError(NOT_CONFIGURED, "AICD_PROVIDER_TEMPERATURE must be between 0 and 2.")
-    max_tokens = settings.AICD_PROVIDER_MAX_TOKENS or None
-    ca_bundle = settings.AICD_PROVIDER_CA_BUNDLE or ""
-    if ca_bundle and not Path(ca_bundle).is_file():
-        raise ProviderError(
-            NOT_CONFIGURED, "AICD_PROVIDER_CA_BUNDLE does not name a readable PEM file."
-        )
-    return GatewayConfig(
-        endpoint=chat_completions_url(base_url),
-        model=model,
-        api_key=api_key,
-        timeout_s=float(settings.AICD_PROVIDER_TIMEOUT_S),
-        temperature=float(temperature),
-        max_tokens=max_tokens,
-        ca_bundle=ca_bundle,
-    )
 
 
 def request_body(config: GatewayConfig, request: ProviderRequest) -> dict[str, Any]:
@@ -203,8 +102,10 @@ class OpenAICompatibleProvider(BaseProvider):
         outcome: queue.Queue[ProviderResponse | ProviderError] = queue.Queue(maxsize=1)
         cancel = threading.Event()
         worker = threading.Thread(
-            target=self._run, args=(config, body, deadline, cancel, outcome),
-            name="aicd-provider-call", daemon=True,
+            target=self._run,
+            args=(config, body, deadline, cancel, outcome),
+            name="aicd-provider-call",
+            daemon=True,
         )
         worker.start()
         try:
@@ -230,7 +131,7 @@ class OpenAICompatibleProvider(BaseProvider):
             result = self._exchange(config, body, deadline, cancel)
         except ProviderError as exc:
             result = exc
-        except Exception as exc:  # the worker must always report back, whatever went wrong
+        except Exception as exc:  # noqa: BLE001 - the worker must always report back, whatever went wrong
             logger.error("provider call failed unexpectedly: %s", type(exc).__name__)
             result = ProviderError(UNEXPECTED, "The provider call failed unexpectedly.")
         outcome.put(result)
@@ -266,7 +167,9 @@ class OpenAICompatibleProvider(BaseProvider):
                 delay = self._backoff(attempt, outcome.retry_after_s)
                 if time.monotonic() + delay >= deadline:
                     raise _after_attempts(outcome.error, attempt)
-                logger.info("provider attempt %d failed (%s); retrying", attempt, outcome.error.code)
+                logger.info(
+                    "provider attempt %d failed (%s); retrying", attempt, outcome.error.code
+                )
                 if cancel.wait(delay):
                     raise _timeout_error(config)
 
@@ -306,7 +209,9 @@ class OpenAICompatibleProvider(BaseProvider):
             return _Failed(_connection_error(), retryable=True)
         except httpx.HTTPError as exc:
             logger.warning("provider transport error: %s", type(exc).__name__)
-            error = ProviderError(TRANSPORT_ERROR, "The request to the provider failed in transport.")
+            error = ProviderError(
+                TRANSPORT_ERROR, "The request to the provider failed in transport."
+            )
             return _Failed(error, retryable=False)
         return parse_completion(raw, configured_model=config.model)
 
@@ -314,65 +219,6 @@ class OpenAICompatibleProvider(BaseProvider):
         ceiling = min(BACKOFF_CAP_S, self.backoff_base_s * 2 ** (attempt - 1))
         delay = ceiling / 2 + _jitter.uniform(0, ceiling / 2)
         return max(delay, retry_after) if retry_after is not None else delay
-
-
-def parse_completion(raw: bytes, *, configured_model: str) -> ProviderResponse:
-    """The answer text, model and token usage of a Chat Completions body, or a ProviderError."""
-    try:
-        data = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise ProviderError(MALFORMED_RESPONSE, "The provider's reply was not valid JSON.") from None
-    if not isinstance(data, dict):
-        raise ProviderError(MALFORMED_RESPONSE, "The provider's reply was not a chat completion.")
-    choices = data.get("choices")
-    if choices is None and "error" in data:
-        raise ProviderError(MALFORMED_RESPONSE, "The provider replied with an error instead of an answer.")
-    if not isinstance(choices, list) or not choices:
-        raise ProviderError(EMPTY_CHOICES, "The provider's reply contained no answer choices.")
-    choice = choices[0]
-    message = choice.get("message") if isinstance(choice, dict) else None
-    if not isinstance(message, dict):
-        raise ProviderError(MALFORMED_RESPONSE, "The provider's reply was not a chat completion.")
-    finish = choice.get("finish_reason")
-    if finish == "content_filter":
-        raise ProviderError(MODEL_REFUSAL, "The model declined to answer (content filter).")
-    refusal = message.get("refusal")
-    if isinstance(refusal, str) and refusal.strip():
-        raise ProviderError(MODEL_REFUSAL, "The model declined to answer (refusal).")
-    text = _THINK_RE.sub("", _content_text(message.get("content")))
-    if finish == "length":
-        raise ProviderError(TRUNCATED, "The answer was cut off at the model's token limit.")
-    if not text.strip():
-        raise ProviderError(EMPTY_CONTENT, "The provider's answer was empty.")
-    usage = data.get("usage")
-    usage = usage if isinstance(usage, dict) else {}
-    model = data.get("model")
-    return ProviderResponse(
-        text=text.strip(),
-        model=model if isinstance(model, str) and _MODEL_NAME_RE.fullmatch(model) else configured_model,
-        prompt_tokens=_count(usage.get("prompt_tokens")),
-        completion_tokens=_count(usage.get("completion_tokens")),
-    )
-
-
-def _content_text(content: object) -> str:
-    """``content`` as a string, or the text parts of a list of content parts, joined."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        texts = [
-            part["text"]
-            for part in content
-            if isinstance(part, dict)
-            and part.get("type") in ("text", "output_text")
-            and isinstance(part.get("text"), str)
-        ]
-        return "".join(texts)
-    return ""
-
-
-def _count(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _read_bounded(
@@ -411,7 +257,8 @@ def _caused_by(exc: BaseException, kind: type[BaseException]) -> bool:
 
 def _connection_error() -> ProviderError:
     return ProviderError(
-        CONNECTION_FAILED, "Could not connect to the provider endpoint, or it dropped the connection."
+        CONNECTION_FAILED,
+        "Could not connect to the provider endpoint, or it dropped the connection.",
     )
 
 
@@ -459,7 +306,9 @@ def _status_error(status: int) -> ProviderError:
 def _after_attempts(error: ProviderError, attempts: int) -> ProviderError:
     if attempts == 1 or error.code == TIMEOUT:
         return error
-    return ProviderError(error.code, f"{error.message.rstrip('.')}; gave up after {attempts} attempts.")
+    return ProviderError(
+        error.code, f"{error.message.rstrip('.')}; gave up after {attempts} attempts."
+    )
 
 
 def _retry_after(value: str | None) -> float | None:

@@ -12,12 +12,20 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name="RegistryReview",
             fields=[
-                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
             ],
             options={
                 "verbose_name": "registry review",
                 "permissions": [
-                    ("review_registry", "Can review current-source registries (validate, never store)")
+                    (
+                        "review_registry",
+                        "Can review current-source registries (validate, never store)",
+                    )
                 ],
                 "managed": False,
                 "default_permissions": (),

@@ -117,7 +117,9 @@ def test_unlock_command_refuses_a_per_process_cache() -> None:
 def test_admin_sign_in_shares_the_lock(client, django_user_model) -> None:
     django_user_model.objects.create_user(username="ada", password=PASSWORD, is_staff=True)
     for _ in range(2):
-        client.post("/admin/login/", {"username": "ada", "password": "nope"}, REMOTE_ADDR="203.0.113.7")
+        client.post(
+            "/admin/login/", {"username": "ada", "password": "nope"}, REMOTE_ADDR="203.0.113.7"
+        )
     response = client.post(
         "/admin/login/", {"username": "ada", "password": PASSWORD}, REMOTE_ADDR="203.0.113.7"
     )
@@ -140,7 +142,9 @@ def test_backend_refuses_without_checking_the_password(reviewer, monkeypatch) ->
 def test_cache_keys_never_contain_the_username(monkeypatch) -> None:
     seen: list[str] = []
     real_add = cache.add
-    monkeypatch.setattr(cache, "add", lambda key, *a, **k: seen.append(key) or real_add(key, *a, **k))
+    monkeypatch.setattr(
+        cache, "add", lambda key, *a, **k: seen.append(key) or real_add(key, *a, **k)
+    )
     lockout.record_failure("secret-username@example.org", "203.0.113.7")
     assert seen and not any("secret-username" in key or "203.0.113.7" in key for key in seen)
 

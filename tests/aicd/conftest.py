@@ -42,7 +42,9 @@ def redis_client(redis_url: str) -> redis.Redis:
 @pytest.fixture(scope="module")
 def two_workers(
     redis_client: redis.Redis,
-    redis_url: str, tmp_path_factory: pytest.TempPathFactory, built_sample_pack: object
+    redis_url: str,
+    tmp_path_factory: pytest.TempPathFactory,
+    built_sample_pack: object,
 ) -> Iterator[Gunicorn]:
     """gunicorn with 2 workers, Redis sessions/cache/throttles, its own migrated SQLite DB."""
     workdir: Path = tmp_path_factory.mktemp("gunicorn")

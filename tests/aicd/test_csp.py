@@ -55,7 +55,9 @@ class InlineFinder(HTMLParser):
                 self.found.append(f"style attribute on <{tag}>")
             if name.startswith("on"):
                 self.found.append(f"{name} handler on <{tag}>")
-            if name in ("href", "src", "action", "formaction") and value.strip().lower().startswith("javascript:"):
+            if name in ("href", "src", "action", "formaction") and value.strip().lower().startswith(
+                "javascript:"
+            ):
                 self.found.append(f"javascript: URL in {name}")
 
 
@@ -80,8 +82,11 @@ def test_finder_catches_what_it_is_meant_to() -> None:
         '<script src="/static/a.js"></script><script type="application/json">{}</script>'
     )
     assert found == [
-        "style attribute on <p>", "onclick handler on <p>", "javascript: URL in href",
-        "<script> without src", "<style> element",
+        "style attribute on <p>",
+        "onclick handler on <p>",
+        "javascript: URL in href",
+        "<script> without src",
+        "<style> element",
     ]
 
 
@@ -126,7 +131,9 @@ def test_rendered_pages_have_no_inline_constructs_and_carry_the_policy(logged_in
 
 @pytest.mark.django_db
 def test_api_responses_carry_the_policy_and_nosniff(api_client) -> None:
-    response = api_client.post("/api/source-grounded-chat", {"question": "stage gates?"}, format="json")
+    response = api_client.post(
+        "/api/source-grounded-chat", {"question": "stage gates?"}, format="json"
+    )
     assert policy(response)["default-src"] == {"'self'"}
     assert response["X-Content-Type-Options"] == "nosniff"
     assert response["X-Frame-Options"] == "DENY"

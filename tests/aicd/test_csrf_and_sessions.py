@@ -35,7 +35,9 @@ def test_login_and_logout_posts_need_the_token(reviewer) -> None:
     form = {"username": "rita", "password": "correct-horse-battery"}
     assert client.post("/accounts/login/", form).status_code == 403
     token = _csrf_token(client.get("/accounts/login/").content.decode())
-    assert client.post("/accounts/login/", {**form, "csrfmiddlewaretoken": token}).status_code == 302
+    assert (
+        client.post("/accounts/login/", {**form, "csrfmiddlewaretoken": token}).status_code == 302
+    )
     assert client.post("/accounts/logout/").status_code == 403
     assert "_auth_user_id" in client.session
 

@@ -10,8 +10,17 @@ from django.core.exceptions import ImproperlyConfigured
 from tests.servers import REPO
 
 CONF = str(REPO / "gunicorn.conf.py")
-VARS = ("AICD_BIND", "AICD_WORKERS", "AICD_THREADS", "AICD_WORKER_TIMEOUT_S", "AICD_REDIS_URL",
-        "AICD_ACCESS_LOG", "AICD_MAX_REQUESTS", "AICD_GRACEFUL_TIMEOUT_S", "AICD_KEEPALIVE_S")
+VARS = (
+    "AICD_BIND",
+    "AICD_WORKERS",
+    "AICD_THREADS",
+    "AICD_WORKER_TIMEOUT_S",
+    "AICD_REDIS_URL",
+    "AICD_ACCESS_LOG",
+    "AICD_MAX_REQUESTS",
+    "AICD_GRACEFUL_TIMEOUT_S",
+    "AICD_KEEPALIVE_S",
+)
 
 
 @pytest.fixture

@@ -37,12 +37,25 @@ def _free_port() -> int:
 def redis_url(tmp_path_factory) -> Iterator[str]:
     binary = shutil.which("redis-server")
     if binary is None:
-        pytest.fail("redis-server is not installed: apt-get install -y redis-server (make test does it)")
+        pytest.fail(
+            "redis-server is not installed: apt-get install -y redis-server (make test does it)"
+        )
     port = _free_port()
     workdir = tmp_path_factory.mktemp("redis")
     proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", str(workdir)],
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(workdir),
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -79,7 +92,9 @@ def redis_cache(redis_url) -> Iterator[redis.Redis]:
 
 @pytest.mark.django_db
 @override_settings(AICD_LOGIN_FAILURE_LIMIT=2)
-def test_lockout_lives_in_redis_and_another_process_can_lift_it(redis_cache, redis_url, client, reviewer) -> None:
+def test_lockout_lives_in_redis_and_another_process_can_lift_it(
+    redis_cache, redis_url, client, reviewer
+) -> None:
     form = {"username": "rita", "password": "wrong"}
     for _ in range(2):
         client.post("/accounts/login/", form)
@@ -97,10 +112,17 @@ def test_lockout_lives_in_redis_and_another_process_can_lift_it(redis_cache, red
     )
     result = subprocess.run(
         [sys.executable, "manage.py", "unlock_login", "rita"],
-        cwd=settings.BASE_DIR, env=environ, capture_output=True, text=True, timeout=60,
+        cwd=settings.BASE_DIR,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 0, result.stderr
-    assert client.post("/accounts/login/", {"username": "rita", "password": PASSWORD}).status_code == 302
+    assert (
+        client.post("/accounts/login/", {"username": "rita", "password": PASSWORD}).status_code
+        == 302
+    )
 
 
 @pytest.mark.django_db

@@ -123,8 +123,11 @@ def test_a_paste_source_is_used_by_any_worker_and_gone_from_redis_after_logout(
 
     def ask() -> httpx.Response:
         return browser.post_json(
-            CHAT, {"question": "who approves a release at a stage gate?",
-                   "session_source_ids": [source_id]}
+            CHAT,
+            {
+                "question": "who approves a release at a stage gate?",
+                "session_source_ids": [source_id],
+            },
         )
 
     for response in until_two_workers(ask).values():

@@ -49,7 +49,9 @@ def run(args: list[str], environ: dict[str, str]) -> subprocess.CompletedProcess
 
 
 def test_check_deploy_is_clean_at_warning_level(tmp_path) -> None:
-    result = run(["manage.py", "check", "--deploy", "--fail-level", "WARNING"], production_env(tmp_path))
+    result = run(
+        ["manage.py", "check", "--deploy", "--fail-level", "WARNING"], production_env(tmp_path)
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
 
@@ -120,7 +122,9 @@ def test_production_serves_hashed_static_files_over_tls_only(tmp_path) -> None:
     result = run(["-c", SERVE_SCRIPT], production_env(tmp_path))
     assert result.returncode == 0, result.stderr[-3000:]
     out = json.loads(result.stdout.strip().splitlines()[-1])
-    assert out["http_status"] == 301 and out["http_location"].startswith("https://aicd.example.org/")
+    assert out["http_status"] == 301 and out["http_location"].startswith(
+        "https://aicd.example.org/"
+    )
     assert out["https_status"] == 200
     assert out["hsts"] == "max-age=31536000; includeSubDomains; preload"
     assert "default-src 'self'" in out["csp"]
@@ -152,7 +156,9 @@ def test_rate_parser_accepts_drf_rates(monkeypatch, value) -> None:
     assert env.get_rate("AICD_TEST_RATE", "1/min") == value
 
 
-@pytest.mark.parametrize("value", ["lots", "0/min", "-1/min", "60/fortnight", "60", "/min", "6 0/min"])
+@pytest.mark.parametrize(
+    "value", ["lots", "0/min", "-1/min", "60/fortnight", "60", "/min", "6 0/min"]
+)
 def test_rate_parser_rejects_anything_else(monkeypatch, value) -> None:
     from django.core.exceptions import ImproperlyConfigured
 

@@ -18,9 +18,17 @@ PROBE = (
 
 
 def _settings(**env: str) -> dict[str, str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("AICD_", "DJANGO_", "DATABASE_URL"))}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("AICD_", "DJANGO_", "DATABASE_URL"))
+    }
     proc = subprocess.run(
-        [sys.executable, "-c", PROBE], cwd=REPO, capture_output=True, text=True, check=True,
+        [sys.executable, "-c", PROBE],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
         env={**clean, "AICD_ENVIRONMENT": "test", "DJANGO_SECRET_KEY": "x" * 50, **env},
     )
     return json.loads(proc.stdout)
@@ -42,4 +50,8 @@ def test_redis_and_postgresql_by_environment_alone():
     assert s["location"] == "redis://cache.internal:6379/2"
     # Sessions (and the session sources inside them) stay in the cache, never in the database.
     assert s["session"] == "django.contrib.sessions.backends.cache"
-    assert (s["db"], s["db_name"], s["db_host"]) == ("django.db.backends.postgresql", "aicd", "db.internal")
+    assert (s["db"], s["db_name"], s["db_host"]) == (
+        "django.db.backends.postgresql",
+        "aicd",
+        "db.internal",
+    )

@@ -37,8 +37,13 @@ def test_with_the_local_memory_cache_it_is_drfs_throttle():
 
 @pytest.fixture
 def redis_cache(redis_url: str, redis_client: redis.Redis):
-    config = {"default": {"BACKEND": "aicd.cache.RedisCache", "LOCATION": redis_url,
-                          "KEY_PREFIX": "throttle-test"}}
+    config = {
+        "default": {
+            "BACKEND": "aicd.cache.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": "throttle-test",
+        }
+    }
     with override_settings(CACHES=config):
         yield redis_client
 

@@ -31,19 +31,28 @@ def _settings_with(**env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("AICD_", "DJANGO_"))}
     return subprocess.run(
         [sys.executable, "-c", "import aicd.settings as s; print(s.MIDDLEWARE[-1])"],
-        cwd=REPO, env={**clean, **env}, capture_output=True, text=True, check=False,
+        cwd=REPO,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 
 def test_the_setting_installs_it_outside_production():
-    proc = _settings_with(AICD_EXPOSE_WORKER_PID="1", AICD_ENVIRONMENT="test",
-                          DJANGO_SECRET_KEY="x" * 50)
+    proc = _settings_with(
+        AICD_EXPOSE_WORKER_PID="1", AICD_ENVIRONMENT="test", DJANGO_SECRET_KEY="x" * 50
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "aicd.worker_pid.WorkerPidHeaderMiddleware"
 
 
 def test_production_refuses_the_setting():
-    proc = _settings_with(AICD_EXPOSE_WORKER_PID="1", AICD_ENVIRONMENT="production",
-                          DJANGO_SECRET_KEY="x" * 50, DJANGO_ALLOWED_HOSTS="aicd.example.org")
+    proc = _settings_with(
+        AICD_EXPOSE_WORKER_PID="1",
+        AICD_ENVIRONMENT="production",
+        DJANGO_SECRET_KEY="x" * 50,
+        DJANGO_ALLOWED_HOSTS="aicd.example.org",
+    )
     assert proc.returncode != 0
     assert "AICD_EXPOSE_WORKER_PID is for tests only" in proc.stderr

@@ -36,8 +36,14 @@ class SourceServer:
         return self.origin + path
 
 
-def send(handler: BaseHTTPRequestHandler, body: bytes, *, status: int = 200,
-         content_type: str | None = "text/html; charset=utf-8", headers: dict[str, str] | None = None) -> None:
+def send(
+    handler: BaseHTTPRequestHandler,
+    body: bytes,
+    *,
+    status: int = 200,
+    content_type: str | None = "text/html; charset=utf-8",
+    headers: dict[str, str] | None = None,
+) -> None:
     handler.send_response(status)
     if content_type is not None:
         handler.send_header("Content-Type", content_type)
@@ -67,7 +73,13 @@ def running_source_server() -> Iterator[SourceServer]:
             pass
 
         def _dispatch(self) -> None:
-            seen.append({"method": self.command, "path": self.path, **{k.lower(): v for k, v in self.headers.items()}})
+            seen.append(
+                {
+                    "method": self.command,
+                    "path": self.path,
+                    **{k.lower(): v for k, v in self.headers.items()},
+                }
+            )
             route = routes.get(self.path.split("?", 1)[0])
             if route is None:
                 send(self, b"not found", status=404, content_type="text/plain")
@@ -81,10 +93,14 @@ def running_source_server() -> Iterator[SourceServer]:
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     httpd.daemon_threads = True
     httpd.socket = server_context.wrap_socket(httpd.socket, server_side=True)
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread = threading.Thread(
+        target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
     thread.start()
     try:
-        yield SourceServer(httpd.server_address[1], client_context, routes, seen, ca.cert_pem.bytes())
+        yield SourceServer(
+            httpd.server_address[1], client_context, routes, seen, ca.cert_pem.bytes()
+        )
     finally:
         httpd.shutdown()
         httpd.server_close()

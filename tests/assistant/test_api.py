@@ -31,17 +31,34 @@ def test_token_auth_from_drf_create_token(reviewer) -> None:
 @pytest.mark.django_db
 def test_answer_body_matches_contract(api_client) -> None:
     body = api_client.post(
-        URL, {"question": "what should a reviewer check in a proposal's data boundary?"}, format="json"
+        URL,
+        {"question": "what should a reviewer check in a proposal's data boundary?"},
+        format="json",
     ).json()
     assert set(body) >= {
-        "run_id", "mode", "state", "refusal", "notices", "lanes", "citations",
-        "current_context", "derivative_output_label", "telemetry",
+        "run_id",
+        "mode",
+        "state",
+        "refusal",
+        "notices",
+        "lanes",
+        "citations",
+        "current_context",
+        "derivative_output_label",
+        "telemetry",
     }
     assert body["mode"] == "package_only" and body["state"] == "answered"
     citation = body["citations"][0]
     assert set(citation) >= {
-        "id", "citation_class", "title", "excerpt", "claim_boundary", "source_path",
-        "reader_target", "source_family", "source_quality",
+        "id",
+        "citation_class",
+        "title",
+        "excerpt",
+        "claim_boundary",
+        "source_path",
+        "reader_target",
+        "source_family",
+        "source_quality",
     }
     assert citation["reader_target"].startswith("/html/")
     assert body["lanes"][0]["citation_ids"]

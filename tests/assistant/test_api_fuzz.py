@@ -13,8 +13,16 @@ from hypothesis import strategies as st
 
 URL = "/api/source-grounded-chat"
 RUN_KEYS = {
-    "run_id", "mode", "state", "refusal", "notices", "lanes", "citations", "current_context",
-    "derivative_output_label", "telemetry",
+    "run_id",
+    "mode",
+    "state",
+    "refusal",
+    "notices",
+    "lanes",
+    "citations",
+    "current_context",
+    "derivative_output_label",
+    "telemetry",
 }
 FUZZ = settings(
     max_examples=120,
@@ -24,7 +32,9 @@ FUZZ = settings(
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=60),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4)
+    ),
     max_leaves=12,
 )
 questions = st.text(max_size=80) | st.sampled_from(
@@ -57,7 +67,12 @@ def assert_contract(response) -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "body",
-    [{"question": 0}, {"question": 1.5}, {"question": True}, {"question": "ok", "session_source_ids": [7]}],
+    [
+        {"question": 0},
+        {"question": 1.5},
+        {"question": True},
+        {"question": "ok", "session_source_ids": [7]},
+    ],
 )
 def test_non_string_values_are_refused_as_the_schema_says(api_client, body) -> None:
     response = api_client.post(URL, body, format="json")
@@ -91,8 +106,14 @@ def test_any_bytes_get_a_run_or_a_contract_error(api_client, raw) -> None:
 @FUZZ
 @given(
     content_type=st.sampled_from(
-        ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
-         "application/json; charset=latin-1", "application/xml", "application/json; charset=utf-16"]
+        [
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=x",
+            "application/json; charset=latin-1",
+            "application/xml",
+            "application/json; charset=utf-16",
+        ]
     ),
     raw=st.binary(max_size=120),
 )

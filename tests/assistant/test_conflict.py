@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant import conflict, gate, lanes
+from assistant import answer_check, conflict, lanes
 from assistant.modes import Mode
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.providers.deterministic import DeterministicProvider
@@ -37,13 +37,24 @@ def test_polarity(sentence, expected):
 
 def test_opposite_obligations_on_the_same_terms_conflict():
     found = conflict.detect(
-        (pref("Intro text without cues at all. Every model version change must be recorded in the change log before release."),),
-        (cref("Some context first. Recording a model version change in the change log is optional before release."),),
+        (
+            pref(
+                "Intro text without cues at all. Every model version change must be recorded in the change log before release."
+            ),
+        ),
+        (
+            cref(
+                "Some context first. Recording a model version change in the change log is optional before release."
+            ),
+        ),
     )
     assert found is not None
     assert found.package_sentence.startswith("Every model version change must")
     assert found.current_sentence.startswith("Recording a model version change")
-    assert (found.package_polarity, found.current_polarity) == (conflict.REQUIRES, conflict.RULES_OUT)
+    assert (found.package_polarity, found.current_polarity) == (
+        conflict.REQUIRES,
+        conflict.RULES_OUT,
+    )
     assert {"model", "version", "change", "log", "release"} <= set(found.shared_words)
 
 
@@ -51,13 +62,25 @@ def test_opposite_obligations_on_the_same_terms_conflict():
     "package, current",
     [
         # same direction
-        ("Model changes must be recorded in the change log.", "Model changes should be recorded in the change log."),
+        (
+            "Model changes must be recorded in the change log.",
+            "Model changes should be recorded in the change log.",
+        ),
         # opposite direction but about different things
-        ("Model changes must be recorded in the change log.", "Vendors do not need a security questionnaire for pilots."),
+        (
+            "Model changes must be recorded in the change log.",
+            "Vendors do not need a security questionnaire for pilots.",
+        ),
         # too few shared terms to say they speak about the same thing
-        ("Each risk register entry should contain an owner.", "Identification does not need repeating once a risk register exists."),
+        (
+            "Each risk register entry should contain an owner.",
+            "Identification does not need repeating once a risk register exists.",
+        ),
         # no obligation stated on one side
-        ("Model changes must be recorded in the change log.", "The change log lists model changes by date."),
+        (
+            "Model changes must be recorded in the change log.",
+            "The change log lists model changes by date.",
+        ),
     ],
 )
 def test_no_conflict_without_opposite_cues_on_shared_terms(package, current):
@@ -69,9 +92,13 @@ def test_best_pair_wins_deterministically():
         "A reviewer should expect the risk register to grow at each stage gate. "
         "Risk identification should start early and be repeated at every stage gate."
     )
-    current = cref("Risk identification does not need to be repeated at every stage gate once a risk register exists.")
+    current = cref(
+        "Risk identification does not need to be repeated at every stage gate once a risk register exists."
+    )
     found = conflict.detect((package,), (current,))
-    assert found is not None and found.package_sentence.startswith("Risk identification should start early")
+    assert found is not None and found.package_sentence.startswith(
+        "Risk identification should start early"
+    )
 
 
 def _request(package: str, current: str) -> ProviderRequest:
@@ -90,7 +117,7 @@ def test_deterministic_provider_writes_the_conflict_shape_and_passes_the_gate():
         "Recording a model version change in the change log is optional before release.",
     )
     response = DeterministicProvider().complete(request)
-    verdict = gate.verify(response.text, request)
+    verdict = answer_check.verify(response.text, request)
     assert verdict.ok, verdict.problems
     by_label = {lane.label: lane for lane in verdict.lanes}
     assert "must be recorded in the change log" in by_label[lanes.PACKAGE_SAYS].text
@@ -107,6 +134,6 @@ def test_without_conflict_the_exact_fallback_is_kept():
         "Every model version change must be recorded in the change log before release.",
         "The public guide describes change logs for model versions in general terms.",
     )
-    verdict = gate.verify(DeterministicProvider().complete(request).text, request)
+    verdict = answer_check.verify(DeterministicProvider().complete(request).text, request)
     assert verdict.ok
     assert verdict.lanes[3].text == lanes.DIVERGENCE_FALLBACK

@@ -15,17 +15,28 @@ from assistant.current.allowlisted import (
 )
 from assistant.current.fetch import FetchedDocument, FetchError
 from assistant.types import PackageRow
-from registry_review.validation import SourceRecord, validate_registry_text
+from registry_review.records import SourceRecord
+from registry_review.validation import validate_registry_text
 
 ROW = PackageRow(
-    row_id="r1", title="Risk", heading="Owners", text="Each risk has a named owner.", source_path="risk.md",
-    anchor="owners", reader_target="/html/risk.md#owners", source_family="playbook-doctrine",
-    source_quality="approved package guidance", claim_boundary="Guidance only.", topic="risk",
+    row_id="r1",
+    title="Risk",
+    heading="Owners",
+    text="Each risk has a named owner.",
+    source_path="risk.md",
+    anchor="owners",
+    reader_target="/html/risk.md#owners",
+    source_family="playbook-doctrine",
+    source_quality="approved package guidance",
+    claim_boundary="Guidance only.",
+    topic="risk",
 )
 FIXED = datetime(2025, 3, 4, 5, 6, 7, tzinfo=UTC)
 
 
-def record(source_id: str = "nist-ai-rmf-public-framework-candidate", **overrides: object) -> dict[str, object]:
+def record(
+    source_id: str = "nist-ai-rmf-public-framework-candidate", **overrides: object
+) -> dict[str, object]:
     return {
         "id": source_id,
         "title": f"Title of {source_id}",
@@ -77,9 +88,24 @@ def adapter(reg, fetcher) -> AllowlistedPublicFetchAdapter:
         ('{"sources": []}', "No current-source registry is configured"),
         ('{"sources": [', "not valid JSON"),
         ('{"sources": [{"id": "only-bad"}]}', "no valid source record"),
-        (json.dumps({"sources": [record(url="https://127.0.0.1/framework/page")]}), "no valid source record"),
-        (json.dumps({"sources": [record(source_id="placeholder", url="https://docs.example.com/framework/x",
-                                        allowed_origin="https://docs.example.com")]}), "no valid source record"),
+        (
+            json.dumps({"sources": [record(url="https://127.0.0.1/framework/page")]}),
+            "no valid source record",
+        ),
+        (
+            json.dumps(
+                {
+                    "sources": [
+                        record(
+                            source_id="placeholder",
+                            url="https://docs.example.com/framework/x",
+                            allowed_origin="https://docs.example.com",
+                        )
+                    ]
+                }
+            ),
+            "no valid source record",
+        ),
     ],
 )
 def test_missing_invalid_empty_or_unsafe_registry_is_unconfigured(text, reason):
@@ -92,16 +118,24 @@ def test_missing_invalid_empty_or_unsafe_registry_is_unconfigured(text, reason):
 
 
 def test_invalid_records_are_dropped_and_valid_ones_kept():
-    fetcher = PageFetcher({"good-source": "The framework says each risk owner reviews residual risk yearly."})
-    reg = registry(record("good-source"), record("bad-source", url="http://www.bad-source.org/framework/page"))
-    result = adapter(reg, fetcher).retrieve(question="What does a risk owner do?", package_rows=(ROW,))
+    fetcher = PageFetcher(
+        {"good-source": "The framework says each risk owner reviews residual risk yearly."}
+    )
+    reg = registry(
+        record("good-source"), record("bad-source", url="http://www.bad-source.org/framework/page")
+    )
+    result = adapter(reg, fetcher).retrieve(
+        question="What does a risk owner do?", package_rows=(ROW,)
+    )
     assert result.state == base.RETRIEVED
     assert fetcher.fetched == ["good-source"]
     assert "Dropped registry records: 1." in result.detail
 
 
 def test_no_package_support_means_no_fetch():
-    result = adapter(registry(record()), ExplodingFetcher()).retrieve(question="Who is the risk owner?", package_rows=())
+    result = adapter(registry(record()), ExplodingFetcher()).retrieve(
+        question="Who is the risk owner?", package_rows=()
+    )
     assert result.state == base.NOT_RETRIEVED and not result.attempted
 
 
@@ -123,7 +157,11 @@ def test_retrieved_ref_carries_every_metadata_field():
     (ref,) = result.refs
     assert ref.source_id == "nist-ai-rmf-public-framework-candidate"
     assert ref.url == "https://www.nist-ai-rmf-public-framework-candidate.org/framework/page"
-    assert (ref.source_type, ref.trust_label, ref.freshness_label) == ("public framework page", "standards", "Reviewed quarterly")
+    assert (ref.source_type, ref.trust_label, ref.freshness_label) == (
+        "public framework page",
+        "standards",
+        "Reviewed quarterly",
+    )
     assert ref.claim_boundary == "Public context only."
     assert ref.retrieved_at == "2025-03-04T05:06:07+00:00"
     assert ref.snippet == "The framework expects a named risk owner for each AI risk."
@@ -139,10 +177,12 @@ def test_at_most_three_sources_are_fetched():
 
 
 def test_every_failure_fails_closed_with_reasons_and_no_refs():
-    fetcher = PageFetcher({
-        "source-a": FetchError("the response is larger than 1,000,000 bytes"),
-        "source-b": FetchError("unsupported content type 'image/png'"),
-    })
+    fetcher = PageFetcher(
+        {
+            "source-a": FetchError("the response is larger than 1,000,000 bytes"),
+            "source-b": FetchError("unsupported content type 'image/png'"),
+        }
+    )
     result = adapter(registry(record("source-a"), record("source-b")), fetcher).retrieve(
         question="Who is the risk owner?", package_rows=(ROW,)
     )
@@ -153,7 +193,12 @@ def test_every_failure_fails_closed_with_reasons_and_no_refs():
 
 
 def test_partial_failure_keeps_the_retrieved_source_and_reports_the_other():
-    fetcher = PageFetcher({"source-a": FetchError("the source answered HTTP 500"), "source-b": "The risk owner signs residual risk acceptance."})
+    fetcher = PageFetcher(
+        {
+            "source-a": FetchError("the source answered HTTP 500"),
+            "source-b": "The risk owner signs residual risk acceptance.",
+        }
+    )
     result = adapter(registry(record("source-a"), record("source-b")), fetcher).retrieve(
         question="Who is the risk owner?", package_rows=(ROW,)
     )
@@ -165,7 +210,9 @@ def test_partial_failure_keeps_the_retrieved_source_and_reports_the_other():
 def test_an_unexpected_error_still_fails_closed_and_logs_no_question(caplog):
     question = "Who is the risk owner for project Zephyr-7?"
     fetcher = PageFetcher({"source-a": RuntimeError(f"bug while handling {question}")})
-    result = adapter(registry(record("source-a")), fetcher).retrieve(question=question, package_rows=(ROW,))
+    result = adapter(registry(record("source-a")), fetcher).retrieve(
+        question=question, package_rows=(ROW,)
+    )
     assert result.state == base.FAIL_CLOSED and result.refs == ()
     assert "RuntimeError" in caplog.text and "Zephyr" not in caplog.text
 
@@ -199,7 +246,10 @@ def test_get_adapter_builds_the_registered_adapter(settings):
 
 @pytest.mark.parametrize(
     "page",
-    [FetchError("the source answered HTTP 500"), "The risk owner signs residual risk acceptance for Zephyr-7 here."],
+    [
+        FetchError("the source answered HTTP 500"),
+        "The risk owner signs residual risk acceptance for Zephyr-7 here.",
+    ],
     ids=["fail_closed", "retrieved"],
 )
 def test_detail_and_logs_never_carry_the_question(page, caplog):

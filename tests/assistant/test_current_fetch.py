@@ -17,9 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant.current import fetch
+from assistant.current import fetch, page_text
 from assistant.current.fetch import Fetcher, FetchError, FetchLimits
-from registry_review.validation import SourceRecord, validate_registry_data
+from core import netguard
+from registry_review.records import SourceRecord
+from registry_review.validation import validate_registry_data
 from tests.assistant.source_server import SOURCE_HOST, running_source_server, send
 
 LOOPBACK = ipaddress.ip_address("127.0.0.1")
@@ -84,7 +86,9 @@ class Resolver:
 def fetcher(server, *, resolver=None, loopback_allowed: bool = True, **limits) -> Fetcher:
     return Fetcher(
         resolver=resolver or Resolver(),
-        peer_allowed=(lambda ip: ip == LOOPBACK) if loopback_allowed else fetch.is_public_address,
+        peer_allowed=(lambda ip: ip == LOOPBACK)
+        if loopback_allowed
+        else netguard.is_public_address,
         ssl_context=server.client_ssl_context,
         limits=FetchLimits(**limits) if limits else None,
         allowed_ports=frozenset({server.port}),
@@ -117,7 +121,9 @@ def test_fetches_html_as_text_with_a_bare_get(server):
 def test_tls_certificate_is_verified_for_the_registry_host(server):
     server.routes["/guide/page"] = lambda h: send(h, PAGE)
     plain = Fetcher(
-        resolver=Resolver(), peer_allowed=lambda ip: ip == LOOPBACK, allowed_ports=frozenset({server.port})
+        resolver=Resolver(),
+        peer_allowed=lambda ip: ip == LOOPBACK,
+        allowed_ports=frozenset({server.port}),
     )
     with pytest.raises(FetchError) as caught:
         plain.fetch(record_for(server))
@@ -126,7 +132,9 @@ def test_tls_certificate_is_verified_for_the_registry_host(server):
 
 
 # ------------------------------------------------------------------------- connect-time guard
-def test_connect_time_guard_refuses_a_public_looking_host_that_resolves_to_loopback(server, monkeypatch):
+def test_connect_time_guard_refuses_a_public_looking_host_that_resolves_to_loopback(
+    server, monkeypatch
+):
     server.routes["/guide/page"] = lambda h: send(h, PAGE)
     resolver = Resolver("127.0.0.1")
 
@@ -134,7 +142,12 @@ def test_connect_time_guard_refuses_a_public_looking_host_that_resolves_to_loopb
         pytest.fail("a socket was opened to a refused peer")
 
     monkeypatch.setattr(socket, "create_connection", no_connect)
-    error = fails(server, "non-public address; refused before connecting", resolver=resolver, loopback_allowed=False)
+    error = fails(
+        server,
+        "non-public address; refused before connecting",
+        resolver=resolver,
+        loopback_allowed=False,
+    )
     assert SOURCE_HOST in error.reason
     assert resolver.calls == [(SOURCE_HOST, server.port)]
     assert server.seen == []
@@ -187,8 +200,12 @@ def test_resolved_once_and_connected_to_the_vetted_address(server):
         return ip == LOOPBACK
 
     resolver = Resolver("127.0.0.1")
-    f = Fetcher(resolver=resolver, peer_allowed=policy, ssl_context=server.client_ssl_context,
-                allowed_ports=frozenset({server.port}))
+    f = Fetcher(
+        resolver=resolver,
+        peer_allowed=policy,
+        ssl_context=server.client_ssl_context,
+        allowed_ports=frozenset({server.port}),
+    )
     f.fetch(record_for(server))
     assert resolver.calls == [(SOURCE_HOST, server.port)]
     assert seen_peers == [LOOPBACK]
@@ -237,7 +254,9 @@ def test_redirect_escapes_fail_closed_before_the_next_request(server, location):
 
 def test_redirect_hops_are_bounded(server):
     for i in range(6):
-        server.routes[f"/guide/{i}"] = lambda h, i=i: send(h, b"", status=302, headers={"Location": f"/guide/{i + 1}"})
+        server.routes[f"/guide/{i}"] = lambda h, i=i: send(
+            h, b"", status=302, headers={"Location": f"/guide/{i + 1}"}
+        )
     with pytest.raises(FetchError) as caught:
         fetcher(server).fetch(record_for(server, path="/guide/0"))
     assert "more than 3 redirects" in caught.value.reason
@@ -306,7 +325,14 @@ def test_a_stalled_body_fails_closed(server):
 # ------------------------------------------------------------------------ types and content
 @pytest.mark.parametrize(
     "content_type",
-    ["application/octet-stream", "image/png", "application/pdf", "text/javascript", "application/xml", None],
+    [
+        "application/octet-stream",
+        "image/png",
+        "application/pdf",
+        "text/javascript",
+        "application/xml",
+        None,
+    ],
 )
 def test_unsupported_content_types_fail_closed(server, content_type):
     server.routes["/guide/page"] = lambda h: send(h, PAGE, content_type=content_type)
@@ -316,11 +342,31 @@ def test_unsupported_content_types_fail_closed(server, content_type):
 @pytest.mark.parametrize(
     "content_type, body, expected",
     [
-        ("text/plain; charset=utf-8", b"Plain guidance text that is long enough to keep.", "Plain guidance"),
-        ("text/markdown", b"# Heading\n\nMarkdown guidance text that is long enough.", "Markdown guidance"),
-        ("application/json", b'{"items": [{"summary": "JSON guidance text that is long enough to keep."}]}', "JSON guidance"),
-        ("application/ld+json", b'{"description": "Linked data guidance text that is long enough."}', "Linked data"),
-        ("text/plain; charset=iso-8859-1", "Caf\u00e9 guidance text long enough to keep here.".encode("latin-1"), "Caf\u00e9"),
+        (
+            "text/plain; charset=utf-8",
+            b"Plain guidance text that is long enough to keep.",
+            "Plain guidance",
+        ),
+        (
+            "text/markdown",
+            b"# Heading\n\nMarkdown guidance text that is long enough.",
+            "Markdown guidance",
+        ),
+        (
+            "application/json",
+            b'{"items": [{"summary": "JSON guidance text that is long enough to keep."}]}',
+            "JSON guidance",
+        ),
+        (
+            "application/ld+json",
+            b'{"description": "Linked data guidance text that is long enough."}',
+            "Linked data",
+        ),
+        (
+            "text/plain; charset=iso-8859-1",
+            "Caf\u00e9 guidance text long enough to keep here.".encode("latin-1"),
+            "Caf\u00e9",
+        ),
     ],
 )
 def test_allowed_content_types_are_extracted(server, content_type, body, expected):
@@ -347,10 +393,18 @@ def test_compressed_bytes_labelled_as_text_never_inflate(server):
     "body, reason",
     [
         (b"<html><body><p>text\x00\x01\x02 with NUL</p></body></html>", "binary"),
-        (b"<html><head><script>only script</script></head><body><nav>menu</nav></body></html>", "no readable text"),
+        (
+            b"<html><head><script>only script</script></head><body><nav>menu</nav></body></html>",
+            "no readable text",
+        ),
         (b"<<<<>>>></div></div><p", "no readable text"),
         (b"\xff\xfe\xfa" * 400, "not readable text"),
-        (b"<html><body>" + b"<div>" * 100_000 + b"Deeply nested text that goes on.</body></html>", "no readable text"),
+        (
+            b"<html><body>"
+            + b"<div>" * 100_000
+            + b"Deeply nested text that goes on.</body></html>",
+            "no readable text",
+        ),
         (b"", "HTML could not be parsed"),
     ],
 )
@@ -374,12 +428,16 @@ def test_a_large_flat_page_is_parsed_quickly(server):
 
 
 def test_malformed_json_fails_closed(server):
-    server.routes["/guide/page"] = lambda h: send(h, b'{"a": [1, 2', content_type="application/json")
+    server.routes["/guide/page"] = lambda h: send(
+        h, b'{"a": [1, 2', content_type="application/json"
+    )
     fails(server, "JSON response is malformed")
 
 
 def test_unknown_charset_fails_closed(server):
-    server.routes["/guide/page"] = lambda h: send(h, PAGE, content_type="text/html; charset=x-unknown-7")
+    server.routes["/guide/page"] = lambda h: send(
+        h, PAGE, content_type="text/html; charset=x-unknown-7"
+    )
     fails(server, "unknown character set")
 
 
@@ -390,7 +448,9 @@ def test_non_200_statuses_fail_closed(server, status):
 
 
 def test_extracted_text_is_bounded(server):
-    server.routes["/guide/page"] = lambda h: send(h, b"guidance " * 20_000, content_type="text/plain")
+    server.routes["/guide/page"] = lambda h: send(
+        h, b"guidance " * 20_000, content_type="text/plain"
+    )
     doc = fetcher(server, max_chars=1000).fetch(record_for(server))
     assert len(doc.text) == 1000
 
@@ -408,7 +468,9 @@ def test_extracted_text_is_bounded(server):
 )
 def test_the_fetcher_rechecks_the_record_url_itself(server, url):
     record = record_for(server)
-    bad = SourceRecord(**{**record.__dict__, "url": url.replace("{host}", f"{SOURCE_HOST}:{server.port}")})
+    bad = SourceRecord(
+        **{**record.__dict__, "url": url.replace("{host}", f"{SOURCE_HOST}:{server.port}")}
+    )
 
     def no_resolve(host, port):
         pytest.fail("an unsafe record URL reached the resolver")
@@ -443,7 +505,9 @@ def _informational_flood(h):
         time.sleep(0.05)
 
 
-@pytest.mark.parametrize("route", [_header_trickle, _informational_flood], ids=["header-trickle", "100-continue-flood"])
+@pytest.mark.parametrize(
+    "route", [_header_trickle, _informational_flood], ids=["header-trickle", "100-continue-flood"]
+)
 def test_the_total_deadline_also_bounds_the_response_headers(server, route):
     """Each read got a fresh per-read timeout while headers arrived, so headers could run forever."""
     server.routes["/guide/page"] = route
@@ -454,39 +518,72 @@ def test_the_total_deadline_also_bounds_the_response_headers(server, route):
 
 @pytest.mark.parametrize(
     "charset",
-    ["punycode", "idna", "rot13", "base64", "zlib", "raw_unicode_escape", "unicode_escape", "utf-7", "undefined"],
+    [
+        "punycode",
+        "idna",
+        "rot13",
+        "base64",
+        "zlib",
+        "raw_unicode_escape",
+        "unicode_escape",
+        "utf-7",
+        "undefined",
+    ],
 )
 def test_transform_and_escape_codecs_are_not_character_sets(server, charset):
     """Python codecs that are not web character sets: some raise, `punycode` is quadratic in the body."""
     body = b"abc-" + b"abcdefghij" * 6_000
-    server.routes["/guide/page"] = lambda h: send(h, body, content_type=f"text/plain; charset={charset}")
+    server.routes["/guide/page"] = lambda h: send(
+        h, body, content_type=f"text/plain; charset={charset}"
+    )
     started = time.monotonic()
     fails(server, "unsupported character set")
     assert time.monotonic() - started < 1.0
 
 
 @pytest.mark.parametrize(
-    "charset", ["UTF-8", "utf8", "latin1", "ISO-8859-15", "us-ascii", "windows-1252", "Shift_JIS", "EUC-KR", "GB18030", "KOI8-R"]
+    "charset",
+    [
+        "UTF-8",
+        "utf8",
+        "latin1",
+        "ISO-8859-15",
+        "us-ascii",
+        "windows-1252",
+        "Shift_JIS",
+        "EUC-KR",
+        "GB18030",
+        "KOI8-R",
+    ],
 )
 def test_the_web_character_sets_are_still_read(charset):
     body = "Plain guidance text that is long enough to keep around.".encode(charset)
-    assert fetch.extract_text(body, "text/plain", charset) == "Plain guidance text that is long enough to keep around."
+    assert (
+        page_text.extract_text(body, "text/plain", charset)
+        == "Plain guidance text that is long enough to keep around."
+    )
 
 
 @pytest.mark.parametrize("charset", ["\x00", "utf-8\x00", "a" * 300, "", " "])
 def test_odd_charset_labels_never_raise_anything_but_fetch_error(charset):
     body = b"Plain guidance text that is long enough to keep around."
     try:
-        assert fetch.extract_text(body, "text/plain", charset).startswith("Plain guidance")
+        assert page_text.extract_text(body, "text/plain", charset).startswith("Plain guidance")
     except FetchError as exc:
         assert "character set" in exc.reason
 
 
-@pytest.mark.parametrize("separator", [b" ", b"/", b"\n", b""], ids=["space", "slash", "newline", "after-quote"])
+@pytest.mark.parametrize(
+    "separator", [b" ", b"/", b"\n", b""], ids=["space", "slash", "newline", "after-quote"]
+)
 def test_an_element_with_too_many_attributes_fails_closed_quickly(server, separator):
     """libxml2 checks attribute names pairwise: 80,000 attributes in 700 KB cost over 20 s of CPU."""
     attrs = separator.join(b'a%d="x"' % i for i in range(30_000))
-    body = b"<html><body><p " + attrs + b">Text that is long enough to keep around here.</p></body></html>"
+    body = (
+        b"<html><body><p "
+        + attrs
+        + b">Text that is long enough to keep around here.</p></body></html>"
+    )
     server.routes["/guide/page"] = lambda h: send(h, body)
     started = time.monotonic()
     fails(server, "too many attributes", max_bytes=2_000_000)
@@ -501,15 +598,24 @@ def test_attribute_counting_ignores_quoted_values():
         f'<img alt="{"word " * 3_000}" src="data:image/png;base64,{"A" * 50_000}">'
         "<p>Owners review residual risk on a fixed schedule.</p></main></body></html>"
     )
-    assert fetch.extract_text(markup.encode(), "text/html", "utf-8") == "Owners review residual risk on a fixed schedule."
+    assert (
+        page_text.extract_text(markup.encode(), "text/html", "utf-8")
+        == "Owners review residual risk on a fixed schedule."
+    )
 
 
 def test_a_many_attribute_limit_applies_per_element(server):
-    element = b"<p " + b" ".join(b"a%d" % i for i in range(200)) + b">Owners review residual risk.</p>"
+    element = (
+        b"<p " + b" ".join(b"a%d" % i for i in range(200)) + b">Owners review residual risk.</p>"
+    )
     body = b"<html><body><main>" + element * 900 + b"</main></body></html>"
     server.routes["/guide/page"] = lambda h: send(h, body)
     started = time.monotonic()
-    assert fetcher(server, max_bytes=2_000_000).fetch(record_for(server)).text.startswith("Owners review residual risk.")
+    assert (
+        fetcher(server, max_bytes=2_000_000)
+        .fetch(record_for(server))
+        .text.startswith("Owners review residual risk.")
+    )
     assert time.monotonic() - started < 1.0
 
 
@@ -527,7 +633,9 @@ def test_a_many_attribute_limit_applies_per_element(server):
 )
 def test_redirects_that_servers_may_read_as_a_dot_segment_fail_closed(server, location):
     """Tomcat-style `..;` path parameters, double encoding and invalid escapes leave the prefix on some servers."""
-    server.routes["/guide/page"] = lambda h: send(h, b"", status=301, headers={"Location": location})
+    server.routes["/guide/page"] = lambda h: send(
+        h, b"", status=301, headers={"Location": location}
+    )
     fails(server, "unsafe URL")
     assert [r["path"] for r in server.seen] == ["/guide/page"]
 
@@ -541,9 +649,13 @@ def test_the_ca_bundle_is_not_taken_from_the_environment(server, monkeypatch, tm
     (tmp_path / ssl_hash).write_bytes(server.ca_pem)
     monkeypatch.delenv("SSL_CERT_FILE", raising=False)  # httpx reads SSL_CERT_DIR only without it
     monkeypatch.delenv("SSL_CERT_DIR", raising=False)
-    monkeypatch.setenv(variable, str(tmp_path / "ca.pem") if variable == "SSL_CERT_FILE" else str(tmp_path))
+    monkeypatch.setenv(
+        variable, str(tmp_path / "ca.pem") if variable == "SSL_CERT_FILE" else str(tmp_path)
+    )
     production_tls = Fetcher(
-        resolver=Resolver(), peer_allowed=lambda ip: ip == LOOPBACK, allowed_ports=frozenset({server.port})
+        resolver=Resolver(),
+        peer_allowed=lambda ip: ip == LOOPBACK,
+        allowed_ports=frozenset({server.port}),
     )
     with pytest.raises(FetchError) as caught:
         production_tls.fetch(record_for(server))
@@ -553,10 +665,13 @@ def test_the_ca_bundle_is_not_taken_from_the_environment(server, monkeypatch, tm
 
 def _subject_hash(pem: bytes) -> int:
     """OpenSSL's c_rehash name for a CA file, so SSL_CERT_DIR could find it (computed, not guessed)."""
-    import subprocess  # noqa: PLC0415 - only this helper needs it
+    import subprocess
 
-    out = subprocess.run(  # noqa: S603 - fixed argv, the test CA as input
-        ["openssl", "x509", "-noout", "-subject_hash"], input=pem, capture_output=True, check=True  # noqa: S607
+    out = subprocess.run(
+        ["openssl", "x509", "-noout", "-subject_hash"],
+        input=pem,
+        capture_output=True,
+        check=True,
     )
     return int(out.stdout.strip(), 16)
 
@@ -618,7 +733,9 @@ def test_rebinding_cannot_swap_the_address_between_check_and_connect(server, mon
 
 def test_each_redirect_hop_is_resolved_and_vetted_again(server):
     """A second hop is a new connection: its peer is checked again, so a rebind there fails closed."""
-    server.routes["/guide/page"] = lambda h: send(h, b"", status=302, headers={"Location": "/guide/next"})
+    server.routes["/guide/page"] = lambda h: send(
+        h, b"", status=302, headers={"Location": "/guide/next"}
+    )
     server.routes["/guide/next"] = lambda h: send(h, PAGE)
     answers = iter([["127.0.0.1"], ["169.254.169.254"]])
     fails(server, "non-public address", resolver=lambda host, port: next(answers))
@@ -628,8 +745,12 @@ def test_each_redirect_hop_is_resolved_and_vetted_again(server):
 @pytest.mark.parametrize(
     "head",
     [
-        b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Big: " + b"a" * 300_000 + b"\r\nContent-Length: 60\r\n\r\n",
-        b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n" + b"X-A: b\r\n" * 20_000 + b"Content-Length: 60\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nX-Big: "
+        + b"a" * 300_000
+        + b"\r\nContent-Length: 60\r\n\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+        + b"X-A: b\r\n" * 20_000
+        + b"Content-Length: 60\r\n\r\n",
         b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 10\r\nContent-Length: 60\r\n\r\n",
         b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
         b"NOT-HTTP garbage\r\n\r\n",
@@ -660,16 +781,28 @@ def test_any_content_coding_is_refused(server, headers):
 
 def test_two_content_encoding_headers_are_refused(server):
     body = gzip.compress(PAGE)
-    head = (b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: identity\r\n"
-            b"Content-Encoding: gzip\r\nContent-Length: %d\r\n\r\n" % len(body))
+    head = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: identity\r\n"
+        b"Content-Encoding: gzip\r\nContent-Length: %d\r\n\r\n" % len(body)
+    )
     server.routes["/guide/page"] = lambda h: _raw(h, head + body)
     fails(server, "'identity, gzip'-encoded content")
 
 
 @pytest.mark.parametrize(
     "content_type",
-    ["text/html2", "text/htmlx", "application/jsonp", "application/json5", "text/html , image/png",
-     "application/x-javascript", "text/xml", "multipart/mixed; boundary=x", "", ";charset=utf-8"],
+    [
+        "text/html2",
+        "text/htmlx",
+        "application/jsonp",
+        "application/json5",
+        "text/html , image/png",
+        "application/x-javascript",
+        "text/xml",
+        "multipart/mixed; boundary=x",
+        "",
+        ";charset=utf-8",
+    ],
 )
 def test_content_type_look_alikes_are_refused(server, content_type):
     server.routes["/guide/page"] = lambda h: send(h, PAGE, content_type=content_type)
@@ -677,15 +810,22 @@ def test_content_type_look_alikes_are_refused(server, content_type):
 
 
 def test_two_content_type_headers_are_refused(server):
-    head = (b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Type: application/octet-stream\r\n"
-            b"Content-Length: %d\r\n\r\n" % len(PAGE))
+    head = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Type: application/octet-stream\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(PAGE)
+    )
     server.routes["/guide/page"] = lambda h: _raw(h, head + PAGE)
     fails(server, "unsupported content type 'text/html, application/octet-stream'")
 
 
 @pytest.mark.parametrize(
     "content_type",
-    ["TEXT/HTML", "text/html;charset=UTF-8", 'text/html; charset="utf-8"; q="a;b"', "text/html; charset=windows-1252"],
+    [
+        "TEXT/HTML",
+        "text/html;charset=UTF-8",
+        'text/html; charset="utf-8"; q="a;b"',
+        "text/html; charset=windows-1252",
+    ],
 )
 def test_parameters_and_case_do_not_change_an_allowed_type(server, content_type):
     server.routes["/guide/page"] = lambda h: send(h, PAGE, content_type=content_type)
@@ -713,7 +853,9 @@ def test_more_redirect_escapes_fail_closed(server, location):
 
 
 def test_a_redirect_loop_stops_at_the_hop_limit(server):
-    server.routes["/guide/page"] = lambda h: send(h, b"", status=307, headers={"Location": "/guide/page"})
+    server.routes["/guide/page"] = lambda h: send(
+        h, b"", status=307, headers={"Location": "/guide/page"}
+    )
     fails(server, "more than 3 redirects")
     assert len(server.seen) == 4
 
@@ -733,15 +875,17 @@ _MEDIA = st.sampled_from(sorted(fetch.ALLOWED_MEDIA_TYPES) + ["application/ld+js
 
 @settings(max_examples=300, deadline=None)
 @given(
-    body=st.binary(max_size=400) | st.text(max_size=400).map(lambda s: s.encode("utf-8", "surrogatepass")),
+    body=st.binary(max_size=400)
+    | st.text(max_size=400).map(lambda s: s.encode("utf-8", "surrogatepass")),
     media_type=_MEDIA,
-    charset=st.none() | st.sampled_from(["utf-8", "latin-1", "cp1252", "shift_jis", "gb18030", "utf-16"])
+    charset=st.none()
+    | st.sampled_from(["utf-8", "latin-1", "cp1252", "shift_jis", "gb18030", "utf-16"])
     | st.text(max_size=16),
 )
 def test_property_extraction_returns_text_or_fails_closed(body, media_type, charset):
     try:
-        text = fetch.extract_text(body, media_type, charset, max_chars=500)
+        text = page_text.extract_text(body, media_type, charset, max_chars=500)
     except FetchError as exc:
         assert exc.reason
     else:
-        assert isinstance(text, str) and fetch.MIN_TEXT_CHARS <= len(text) <= 500
+        assert isinstance(text, str) and page_text.MIN_TEXT_CHARS <= len(text) <= 500

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.current.selection import NIST_SOURCE_ID, matched_terms, select_sources
-from registry_review.validation import SourceRecord
+from registry_review.records import SourceRecord
 
 
 def rec(source_id: str, *terms: str) -> SourceRecord:
@@ -35,10 +35,22 @@ OTHER = rec("iso-42001-overview", "ISO/IEC 42001", "AI management system")
         ("How does the playbook map to the NIST AI RMF?", "NIST AI RMF"),
         ("What does the AI RMF say about risk owners?", "AI RMF"),
         ("What does the AI-RMF say about risk owners?", "AI RMF"),
-        ("Does the AI Risk Management Framework expect named owners?", "AI Risk Management Framework"),
-        ("What do risk management frameworks expect from a risk owner?", "risk management framework expectations"),
-        ("What does a governance framework require for decision rights?", "risk management framework expectations"),
-        ("Which principles of AI governance frameworks cover monitoring?", "risk management framework expectations"),
+        (
+            "Does the AI Risk Management Framework expect named owners?",
+            "AI Risk Management Framework",
+        ),
+        (
+            "What do risk management frameworks expect from a risk owner?",
+            "risk management framework expectations",
+        ),
+        (
+            "What does a governance framework require for decision rights?",
+            "risk management framework expectations",
+        ),
+        (
+            "Which principles of AI governance frameworks cover monitoring?",
+            "risk management framework expectations",
+        ),
     ],
 )
 def test_nist_aliases_route_natural_phrasings_to_the_nist_record(question, alias):
@@ -78,7 +90,9 @@ def test_registry_query_terms_select_any_record_on_word_boundaries():
 
 
 def test_at_most_three_sources_most_matches_first():
-    records = tuple(rec(f"s{i}", "risk owner", *(["residual risk"] if i == 4 else [])) for i in range(6))
+    records = tuple(
+        rec(f"s{i}", "risk owner", *(["residual risk"] if i == 4 else [])) for i in range(6)
+    )
     chosen = select_sources("Who is the risk owner for residual risk?", records)
     assert [c.record.id for c in chosen] == ["s4", "s0", "s1"]
 

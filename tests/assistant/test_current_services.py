@@ -50,8 +50,13 @@ def configured(server, settings, monkeypatch):
     server.routes.clear()
     server.seen.clear()
 
-    def configure(*, path: str = "/itl/ai-risk-management-framework", source_id: str = NIST_ID,
-                  page: bytes = NIST_PAGE, **fields: object) -> None:
+    def configure(
+        *,
+        path: str = "/itl/ai-risk-management-framework",
+        source_id: str = NIST_ID,
+        page: bytes = NIST_PAGE,
+        **fields: object,
+    ) -> None:
         server.routes[path] = lambda h: send(h, page)
         rec = {
             "id": source_id,
@@ -75,7 +80,9 @@ def configured(server, settings, monkeypatch):
             "default_fetcher",
             lambda: Fetcher(
                 resolver=lambda host, port: ["127.0.0.1"],
-                peer_allowed=lambda ip: ip == loopback,  # test-only: loopback stands in for the public host
+                peer_allowed=lambda ip: (
+                    ip == loopback
+                ),  # test-only: loopback stands in for the public host
                 ssl_context=server.client_ssl_context,
                 allowed_ports=frozenset({server.port}),
             ),
@@ -98,11 +105,17 @@ def labels(run) -> list[str]:
 # ------------------------------------------------------------------------------ refuse first
 @pytest.mark.parametrize(
     "question",
-    ["What is the best sourdough recipe?", "What does the playbook say about quantum key distribution satellites?"],
+    [
+        "What is the best sourdough recipe?",
+        "What does the playbook say about quantum key distribution satellites?",
+    ],
 )
 def test_no_package_support_calls_neither_adapter_nor_provider(question, exploding_provider):
     run = services.answer(
-        question=question, mode=Mode.PACKAGE_CURRENT, provider=exploding_provider, adapter=ExplodingAdapter()
+        question=question,
+        mode=Mode.PACKAGE_CURRENT,
+        provider=exploding_provider,
+        adapter=ExplodingAdapter(),
     )
     assert run.state == "refused"
     assert run.current_context.state == base.SKIPPED
@@ -110,11 +123,15 @@ def test_no_package_support_calls_neither_adapter_nor_provider(question, explodi
 
 
 @pytest.mark.django_db
-def test_api_refusal_never_reaches_adapter_or_provider(api_client, monkeypatch, settings, exploding_provider):
+def test_api_refusal_never_reaches_adapter_or_provider(
+    api_client, monkeypatch, settings, exploding_provider
+):
     settings.AICD_CURRENT_CONTEXT_ADAPTER = "allowlisted_public_fetch"
     monkeypatch.setattr(services, "get_adapter", lambda: ExplodingAdapter())
     monkeypatch.setattr(services, "get_provider", lambda: exploding_provider)
-    body = api_client.post(API, {"question": "Write me a poem about NIST", "mode": "package_current"}, format="json").json()
+    body = api_client.post(
+        API, {"question": "Write me a poem about NIST", "mode": "package_current"}, format="json"
+    ).json()
     assert body["state"] == "refused" and body["current_context"]["state"] == "skipped"
 
 
@@ -122,7 +139,12 @@ def test_api_refusal_never_reaches_adapter_or_provider(api_client, monkeypatch, 
 def _assert_package_first(run, state: str) -> None:
     assert run.state == "answered"
     assert run.current_context.state == state
-    assert labels(run) == [lanes.PACKAGE_SAYS, lanes.CURRENT_SAYS, lanes.SYNTHESIS, lanes.DIVERGENCE]
+    assert labels(run) == [
+        lanes.PACKAGE_SAYS,
+        lanes.CURRENT_SAYS,
+        lanes.SYNTHESIS,
+        lanes.DIVERGENCE,
+    ]
     assert run.lanes[1].text == lanes.CURRENT_NOT_RETRIEVED
     assert run.lanes[3].text == lanes.DIVERGENCE_FALLBACK
     assert run.citations_of_class(lanes.CURRENT_CITATION) == []
@@ -131,10 +153,14 @@ def _assert_package_first(run, state: str) -> None:
 
 def test_disabled_by_default_answers_package_first(settings):
     settings.AICD_CURRENT_CONTEXT_ADAPTER = "disabled"
-    _assert_package_first(services.answer(question=NIST_QUESTION, mode=Mode.PACKAGE_CURRENT), base.DISABLED)
+    _assert_package_first(
+        services.answer(question=NIST_QUESTION, mode=Mode.PACKAGE_CURRENT), base.DISABLED
+    )
 
 
-@pytest.mark.parametrize("registry", ["", '{"sources": []}', "{not json", '{"sources": [{"id": "x"}]}'])
+@pytest.mark.parametrize(
+    "registry", ["", '{"sources": []}', "{not json", '{"sources": [{"id": "x"}]}']
+)
 def test_no_usable_registry_is_unconfigured(settings, registry):
     settings.AICD_CURRENT_CONTEXT_ADAPTER = "allowlisted_public_fetch"
     settings.AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = registry
@@ -169,7 +195,9 @@ def test_the_shipped_template_without_network_fails_closed_before_any_packet(set
 
 def test_unmatched_question_is_not_retrieved(configured, server):
     configured(source_id="risk-identification-guide", query_terms=["risk identification"])
-    run = services.answer(question="How should the risk register be maintained?", mode=Mode.PACKAGE_CURRENT)
+    run = services.answer(
+        question="How should the risk register be maintained?", mode=Mode.PACKAGE_CURRENT
+    )
     _assert_package_first(run, base.NOT_RETRIEVED)
     assert server.seen == []
 
@@ -180,7 +208,12 @@ def test_retrieved_run_has_four_lanes_and_separate_citation_classes(configured, 
     run = services.answer(question=NIST_QUESTION, mode=Mode.PACKAGE_CURRENT)
     assert run.state == "answered", run.diagnostic
     assert run.current_context.state == base.RETRIEVED
-    assert labels(run) == [lanes.PACKAGE_SAYS, lanes.CURRENT_SAYS, lanes.SYNTHESIS, lanes.DIVERGENCE]
+    assert labels(run) == [
+        lanes.PACKAGE_SAYS,
+        lanes.CURRENT_SAYS,
+        lanes.SYNTHESIS,
+        lanes.DIVERGENCE,
+    ]
     package_lane, current_lane, synthesis, divergence = run.lanes
     assert package_lane.citation_ids and all(c.startswith("P") for c in package_lane.citation_ids)
     assert current_lane.citation_ids == ("C1",)
@@ -197,15 +230,22 @@ def test_retrieved_run_has_four_lanes_and_separate_citation_classes(configured, 
     assert body["retrieved_at"].endswith("+00:00")
     assert body["claim_boundary"] == "Public framework context only; approves nothing."
     assert len(body["excerpt"]) <= allowlisted.MAX_SNIPPET_CHARS
-    assert all(c.citation_class == lanes.PACKAGE_CITATION for c in run.citations if c.id.startswith("P"))
-    assert run.telemetry["current_refs_selected"] == 1 and run.telemetry["external_retrieval_count"] == 1
+    assert all(
+        c.citation_class == lanes.PACKAGE_CITATION for c in run.citations if c.id.startswith("P")
+    )
+    assert (
+        run.telemetry["current_refs_selected"] == 1
+        and run.telemetry["external_retrieval_count"] == 1
+    )
     assert "current_retrieval" in run.telemetry["behaviors"]
 
 
 @pytest.mark.django_db
 def test_retrieved_run_through_the_api(configured, api_client):
     configured()
-    body = api_client.post(API, {"question": NIST_QUESTION, "mode": "package_current"}, format="json").json()
+    body = api_client.post(
+        API, {"question": NIST_QUESTION, "mode": "package_current"}, format="json"
+    ).json()
     assert body["state"] == "answered"
     assert body["current_context"] == {
         "adapter": "allowlisted_public_fetch",
@@ -223,13 +263,20 @@ def test_retrieved_run_through_the_api(configured, api_client):
 @pytest.mark.django_db
 def test_retrieved_run_on_the_chat_page(configured, logged_in_client):
     configured()
-    html = logged_in_client.post("/", {"question": NIST_QUESTION, "mode": "package_current"}).content.decode()
+    html = logged_in_client.post(
+        "/", {"question": NIST_QUESTION, "mode": "package_current"}
+    ).content.decode()
     assert 'data-current-state="retrieved"' in html
     assert 'data-citation-class="package citation"' in html
     assert 'data-citation-class="current/public citation"' in html
     assert "Current/public sources are not package authority." in html
     assert "trust: standards" in html and "freshness: Reviewed quarterly" in html
-    for label in ("Package says", "Current/public source says", "Synthesis / implications", "Divergence / update candidate"):
+    for label in (
+        "Package says",
+        "Current/public source says",
+        "Synthesis / implications",
+        "Divergence / update candidate",
+    ):
         assert f'aria-label="{label}"' in html
     assert 'class="cite cite-current" href="#cite-C1"' in html
     assert "<script>" not in html.split("<main", 1)[1]
@@ -239,7 +286,9 @@ def test_retrieved_run_on_the_chat_page(configured, logged_in_client):
 def test_chat_page_shows_the_adapter_state_when_not_retrieved(logged_in_client, settings):
     settings.AICD_CURRENT_CONTEXT_ADAPTER = "allowlisted_public_fetch"
     settings.AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = ""
-    html = logged_in_client.post("/", {"question": NIST_QUESTION, "mode": "package_current"}).content.decode()
+    html = logged_in_client.post(
+        "/", {"question": NIST_QUESTION, "mode": "package_current"}
+    ).content.decode()
     assert 'data-current-state="unconfigured"' in html
     assert 'data-citation-class="current/public citation"' not in html
     assert lanes.CURRENT_NOT_RETRIEVED in html
@@ -252,7 +301,10 @@ def test_package_current_conflict_uses_the_conflict_shape(configured):
     assert run.state == "answered", run.diagnostic
     assert [n.pattern for n in run.notices] == ["package_current_conflict"]
     package_lane, current_lane, synthesis, divergence = run.lanes
-    assert "Risk identification should start early and be repeated at every stage gate" in package_lane.text
+    assert (
+        "Risk identification should start early and be repeated at every stage gate"
+        in package_lane.text
+    )
     assert "does not need to be repeated at every stage gate" in current_lane.text
     assert divergence.text.startswith("Conflict: on the shared terms")
     assert "Decision needed:" in divergence.text
@@ -264,7 +316,11 @@ def test_package_current_conflict_uses_the_conflict_shape(configured):
 
 @pytest.mark.parametrize(
     "fields",
-    [{"trust_label": "community"}, {"trust_label": "unknown"}, {"freshness_label": "Stale: last reviewed 2021"}],
+    [
+        {"trust_label": "community"},
+        {"trust_label": "unknown"},
+        {"freshness_label": "Stale: last reviewed 2021"},
+    ],
 )
 def test_stale_or_weak_sources_add_the_notice(configured, fields):
     configured(**fields)
@@ -275,7 +331,9 @@ def test_stale_or_weak_sources_add_the_notice(configured, fields):
 
 def test_fetch_failure_through_the_pipeline_is_fail_closed(configured, server):
     configured()
-    server.routes["/itl/ai-risk-management-framework"] = lambda h: send(h, b"%PDF-1.7", content_type="application/pdf")
+    server.routes["/itl/ai-risk-management-framework"] = lambda h: send(
+        h, b"%PDF-1.7", content_type="application/pdf"
+    )
     run = services.answer(question=NIST_QUESTION, mode=Mode.PACKAGE_CURRENT)
     _assert_package_first(run, base.FAIL_CLOSED)
     assert "unsupported content type 'application/pdf'" in run.current_context.detail
@@ -283,6 +341,8 @@ def test_fetch_failure_through_the_pipeline_is_fail_closed(configured, server):
 
 def test_package_only_mode_never_calls_the_adapter(configured):
     configured()
-    run = services.answer(question=NIST_QUESTION, mode=Mode.PACKAGE_ONLY, adapter=ExplodingAdapter())
+    run = services.answer(
+        question=NIST_QUESTION, mode=Mode.PACKAGE_ONLY, adapter=ExplodingAdapter()
+    )
     assert run.current_context.state == base.SKIPPED
     assert labels(run)[0] == lanes.PACKAGE_SAYS and lanes.CURRENT_SAYS not in labels(run)

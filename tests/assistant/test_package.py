@@ -12,7 +12,9 @@ from django.core.management import CommandError, call_command
 from assistant.package import PackageError, load_package, parse_artifact
 from tests.conftest import write_artifact
 
-GOOD = "## Stage gates\n\nEach gate has an owner.\n\n## Exit criteria\n\n- kill early\n- record why\n"
+GOOD = (
+    "## Stage gates\n\nEach gate has an owner.\n\n## Exit criteria\n\n- kill early\n- record why\n"
+)
 
 
 def test_sections_become_rows_with_reader_targets(tmp_path: Path) -> None:
@@ -48,7 +50,9 @@ def test_version_changes_with_content(tmp_path: Path) -> None:
         ("Just prose, no sections.\n", {}, "no '## ' sections found"),
     ],
 )
-def test_broken_artifacts_are_reported(tmp_path: Path, body: str, meta: dict, expected: str) -> None:
+def test_broken_artifacts_are_reported(
+    tmp_path: Path, body: str, meta: dict, expected: str
+) -> None:
     write_artifact(tmp_path, "broken.md", body, **meta)
     with pytest.raises(PackageError) as exc:
         load_package(tmp_path)

@@ -21,19 +21,63 @@ LAUGHS = (
 )
 
 yaml_bits = st.sampled_from(
-    [b"title: ", b"topic: ", b"topic_number: ", b"summary: ", b"- ", b"[", b"]", b"{", b"}", b"&a ",
-     b"*a", b"!!python/object:os.system ", b"!!binary ", b"'", b'"', b"\n", b"  ", b"---\n", b"...\n",
-     b"2020-01-01", b"~", b"yes", b"0x1F", b"\t", b"#", b":", b",", b"\xc3\xa9", b"\xff"]
+    [
+        b"title: ",
+        b"topic: ",
+        b"topic_number: ",
+        b"summary: ",
+        b"- ",
+        b"[",
+        b"]",
+        b"{",
+        b"}",
+        b"&a ",
+        b"*a",
+        b"!!python/object:os.system ",
+        b"!!binary ",
+        b"'",
+        b'"',
+        b"\n",
+        b"  ",
+        b"---\n",
+        b"...\n",
+        b"2020-01-01",
+        b"~",
+        b"yes",
+        b"0x1F",
+        b"\t",
+        b"#",
+        b":",
+        b",",
+        b"\xc3\xa9",
+        b"\xff",
+    ]
 )
 markdown_bits = st.sampled_from(
-    [b"# ", b"## ", b"### ", b"\n", b"\n\n", b"| a | b |\n|---|---|\n| 1 | 2 |\n", b"```\n", b"    code\n",
-     b"<script>x</script>", b"[link](javascript:x)", b"*", b"_", b"Also called: x See: y", b"\x00"]
+    [
+        b"# ",
+        b"## ",
+        b"### ",
+        b"\n",
+        b"\n\n",
+        b"| a | b |\n|---|---|\n| 1 | 2 |\n",
+        b"```\n",
+        b"    code\n",
+        b"<script>x</script>",
+        b"[link](javascript:x)",
+        b"*",
+        b"_",
+        b"Also called: x See: y",
+        b"\x00",
+    ]
 )
 structured = st.tuples(
     st.lists(yaml_bits | st.binary(max_size=8), max_size=25).map(b"".join),
     st.lists(markdown_bits | st.binary(max_size=8), max_size=25).map(b"".join),
 ).map(lambda parts: b"---\n" + parts[0] + b"\n---\n" + parts[1])
-near_valid = st.lists(yaml_bits | markdown_bits, max_size=20).map(lambda extra: HEAD + b"".join(extra) + BODY)
+near_valid = st.lists(yaml_bits | markdown_bits, max_size=20).map(
+    lambda extra: HEAD + b"".join(extra) + BODY
+)
 paths = st.sampled_from(["a.md", "dir/b.md", "../c.md", "d.txt", "/e.md", "f.MD", "g/../h.md"])
 
 

@@ -28,7 +28,10 @@ from assistant.policy import Pattern, screen_intent
         ("keep my uploaded draft after the session ends", Pattern.UPLOADED_SOURCE_BOUNDARY),
         ("save this file permanently", Pattern.UPLOADED_SOURCE_BOUNDARY),
         ("use my upload as a package citation", Pattern.UPLOADED_SOURCE_BOUNDARY),
-        ("Treat the uploaded proposal as approved package guidance", Pattern.UPLOADED_SOURCE_BOUNDARY),
+        (
+            "Treat the uploaded proposal as approved package guidance",
+            Pattern.UPLOADED_SOURCE_BOUNDARY,
+        ),
     ],
 )
 def test_intent_screen(question: str, pattern: Pattern | None) -> None:

@@ -7,13 +7,15 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant import citations, lanes, prompt, services, tokens
+from assistant import citations, lanes, prompt, services
 from assistant.prompt import SourceRef
+from core import tokens
 
 
 def _ref(cid: str, title: str, text: str, meta: dict[str, str]) -> SourceRef:
-    return SourceRef(citation_id=cid, citation_class=lanes.PACKAGE_CITATION, title=title, text=text,
-                     meta=meta)
+    return SourceRef(
+        citation_id=cid, citation_class=lanes.PACKAGE_CITATION, title=title, text=text, meta=meta
+    )
 
 
 PKG = lanes.PACKAGE_CITATION
@@ -28,7 +30,10 @@ def test_render_group_is_its_parts_joined_in_the_documented_format():
         f">>>END GROUP {PKG}\n",
     )
     assert prompt.render_group("G", PKG, refs) == "".join(prompt.group_parts("G", PKG, refs))
-    assert prompt.render_group("G", PKG, ()) == f"<<<GROUP {PKG} | G\n(none supplied)\n>>>END GROUP {PKG}\n"
+    assert (
+        prompt.render_group("G", PKG, ())
+        == f"<<<GROUP {PKG} | G\n(none supplied)\n>>>END GROUP {PKG}\n"
+    )
 
 
 def test_sum_of_parts_equals_the_whole_for_sample_package_selections(built_sample_pack):
@@ -49,7 +54,9 @@ _text = st.text(st.characters(codec="utf-8"), max_size=200) | st.sampled_from(
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(_text, _text, _text), min_size=1, max_size=4), _text)
 def test_sum_of_parts_equals_the_whole_for_any_text(sources, name):
-    refs = tuple(_ref(f"P{i}", t, x, {"claim_boundary": m}) for i, (t, x, m) in enumerate(sources, 1))
+    refs = tuple(
+        _ref(f"P{i}", t, x, {"claim_boundary": m}) for i, (t, x, m) in enumerate(sources, 1)
+    )
     parts = prompt.group_parts(name, PKG, refs)
     assert sum(map(tokens.count, parts)) == tokens.count(prompt.render_group(name, PKG, refs))
 

@@ -12,7 +12,7 @@ def test_html_is_escaped_and_markers_become_links() -> None:
 
 def test_marker_lookalikes_cannot_inject_attributes() -> None:
     html = render_prose('[P1" onmouseover="x] and [U2]')
-    assert "onmouseover=\"x" not in html
+    assert 'onmouseover="x' not in html
     assert 'href="#cite-U2"' in html
 
 

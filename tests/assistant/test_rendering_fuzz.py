@@ -13,7 +13,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from assistant import gate, lanes
+from assistant import answer_check, lanes
 from assistant.modes import Mode
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.rendering import render_prose
@@ -31,10 +31,31 @@ CITE_CLASS = re.compile(r"cite cite-(package|current|uploaded)")
 # Text built from the pieces that matter: markup, entities, citation markers, labels, breaks.
 pieces = st.sampled_from(
     [
-        "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", '" onmouseover="x', "'", "&amp;",
-        "&lt;b&gt;", "[P1]", "[p1, C2; U3]", "[P1</a><script>]", "[X9]", "[P1000]", "- ", "* ", "• ",
-        "\n", "\n\n", "Package says", "Current/public source says", "**Synthesis / implications**",
-        "## Divergence / update candidate", "javascript:alert(1)", "<!--", "]]>", "\x00", "\u202e",
+        "<script>alert(1)</script>",
+        "<img src=x onerror=alert(1)>",
+        '" onmouseover="x',
+        "'",
+        "&amp;",
+        "&lt;b&gt;",
+        "[P1]",
+        "[p1, C2; U3]",
+        "[P1</a><script>]",
+        "[X9]",
+        "[P1000]",
+        "- ",
+        "* ",
+        "• ",
+        "\n",
+        "\n\n",
+        "Package says",
+        "Current/public source says",
+        "**Synthesis / implications**",
+        "## Divergence / update candidate",
+        "javascript:alert(1)",
+        "<!--",
+        "]]>",
+        "\x00",
+        "\u202e",
     ]
 )
 provider_text = st.lists(pieces | st.text(max_size=20), max_size=40).map("".join) | st.text()
@@ -89,15 +110,20 @@ def assert_only_allowed_markup(html: str) -> None:
 @settings(max_examples=400, deadline=None)
 @given(text=provider_text)
 @example(text="<script>alert(1)</script> [P1]")
-@example(text="[P1\" onclick=\"x]")
+@example(text='[P1" onclick="x]')
 def test_renderer_emits_only_its_own_markup(text: str) -> None:
     html = render_prose(text)
     assert_only_allowed_markup(str(html))
 
 
 def test_the_markup_check_rejects_what_it_should() -> None:
-    for bad in ('<p onclick="x">a</p>', '<a class="cite cite-package" href="javascript:x" title="t">P1</a>',
-                "<b>x</b>", "<!-- x -->", '<span class="x">y</span>'):
+    for bad in (
+        '<p onclick="x">a</p>',
+        '<a class="cite cite-package" href="javascript:x" title="t">P1</a>',
+        "<b>x</b>",
+        "<!-- x -->",
+        '<span class="x">y</span>',
+    ):
         with pytest.raises(AssertionError):
             assert_only_allowed_markup(bad)
 
@@ -119,7 +145,7 @@ def _request(mode: Mode) -> ProviderRequest:
 @example(text="Package says\nThe gate has an owner. [P1]", mode=Mode.PACKAGE_ONLY)
 def test_gate_never_raises_and_returns_lanes_or_problems(text: str, mode: Mode) -> None:
     request = _request(mode)
-    result = gate.verify(text, request)
+    result = answer_check.verify(text, request)
     assert bool(result.lanes) != bool(result.problems)
     sent = {ref.citation_id for ref in request.all_refs()}
     for lane in result.lanes:

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from assistant import context_pack
 from assistant.package import load_package
-from assistant.retrieval import Index, content_stems
+from assistant.retrieval import Index
+from core.text import content_stems
 from tests.conftest import write_artifact
 
 
@@ -80,7 +81,9 @@ def test_sample_package_finds_build_readiness_for_a_reviewer_phrasing(built_samp
 def test_typo_correction_breaks_ties_the_same_way_in_every_process(tmp_path: Path) -> None:
     # "xound" is one edit from both "bound" and "found", which occur equally often. A set's
     # iteration order depends on the hash seed, so only an explicit tie-break is deterministic.
-    write_artifact(tmp_path, "a.md", "## Limits\n\nThe bound holds.\n\n## Results\n\nWe found it.\n")
+    write_artifact(
+        tmp_path, "a.md", "## Limits\n\nThe bound holds.\n\n## Results\n\nWe found it.\n"
+    )
     index = context_pack.build(load_package(tmp_path)).index
     assert index.doc_freq["bound"] == index.doc_freq["found"] == 1
     assert index.correct("xound") == "bound"

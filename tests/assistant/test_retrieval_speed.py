@@ -11,12 +11,14 @@ from collections.abc import Sequence
 import pytest
 
 from assistant import retrieval
-from assistant.retrieval import PHRASE_PREFIX, Expansion, Index, row_tokens, stems
+from assistant.expansion import PHRASE_PREFIX, Expansion
+from assistant.retrieval import row_tokens
+from core.text import stemmed_stopwords, stems
 
 
 def reference_expand(e: Expansion, seq: Sequence[str]) -> list[str]:
     extra: list[str] = []
-    stop = retrieval._STEMMED_STOPWORDS()
+    stop = stemmed_stopwords()
     for alt, canonical in e.synonyms.items():
         n = len(alt)
         for i in range(len(seq) - n + 1):
@@ -107,56 +109,6 @@ def test_search_results_match_bm25s_retrieve_row_analysis_and_the_plain_typo_loo
     assert fast == slow
 
 
-def _postings_terms_match_row_tokens(index: Index) -> None:
-    assert index._row_token_sets() is not None  # a small package: row sets, checked below too
-    row_sets = index._row_token_sets()
-    index.__dict__["_row_sets"] = False  # the postings path, as for a large package
-    vocabulary = [t for t in index._bm25.vocab_dict if t]
-    by_row: dict[int, set[str]] = {}
-    indptr, indices = index._postings()
-    for term in vocabulary:
-        token_id = index._bm25.vocab_dict[term]
-        for doc_id in indices[indptr[token_id] : indptr[token_id + 1]]:
-            by_row.setdefault(int(doc_id), set()).add(term)
-    for doc_id, row in enumerate(index.rows):
-        expected = set(row_tokens(row, index.expansion))
-        assert by_row.get(doc_id, set()) == expected
-        probe = sorted(expected)[:5] + ["not-a-token", "zzz"]
-        assert set(index._terms_in_rows([doc_id], probe)[0]) == set(expected) & set(probe)
-        assert row_sets[doc_id] == expected
-
-
-def test_postings_hold_exactly_each_rows_tokens_in_the_sample_package(built_sample_pack):
-    _postings_terms_match_row_tokens(built_sample_pack.index)
-
-
-def test_postings_hold_exactly_each_rows_tokens_in_a_synthetic_package():
-    from bench import synthetic
-
-    rows = synthetic.rows(400)
-    _postings_terms_match_row_tokens(Index.build(rows, Expansion.from_glossary(synthetic.glossary())))
-
-
-def test_unsorted_postings_are_detected_and_the_row_is_analysed_instead():
-    from bench import synthetic
-
-    index = Index.build(synthetic.rows(200), Expansion.from_glossary(synthetic.glossary()))
-    index.__dict__["_row_sets"] = False  # the postings path, as for a large package
-    assert index._postings() is not None
-    scores = index._bm25.scores
-    indptr = scores["indptr"]
-    token_id = next(t for t in range(len(indptr) - 1) if indptr[t + 1] - indptr[t] >= 2)
-    first = int(indptr[token_id])
-    indices = scores["indices"].copy()
-    indices[first], indices[first + 1] = indices[first + 1], indices[first]
-    index._bm25.scores = {**scores, "indices": indices}
-    del index.__dict__["_postings_checked"]
-    assert index._postings() is None
-    row = index.rows[7]
-    terms = sorted(set(row_tokens(row, index.expansion)))[:4] + ["absent-term"]
-    assert index._terms_in_rows([7, 7], terms) == [terms[:4], terms[:4]]
-
-
 def test_typo_correction_picks_what_the_plain_loop_picks(built_sample_pack):
     index = built_sample_pack.index
     words = [w for w in index.doc_freq if len(w) >= retrieval.MIN_TYPO_LENGTH and w.isalpha()][:150]
@@ -173,14 +125,3 @@ def test_typo_correction_picks_what_the_plain_loop_picks(built_sample_pack):
             if df > best_df:
                 best, best_df = candidate, df
         assert index.correct(typo) == best
-
-
-def test_a_large_package_reads_postings_instead_of_holding_row_sets(monkeypatch):
-    from bench import synthetic
-
-    index = Index.build(synthetic.rows(60), Expansion.from_glossary(synthetic.glossary()))
-    monkeypatch.setattr(retrieval, "ROW_SETS_MAX_ROWS", 59)
-    assert index._row_token_sets() is None
-    row = index.rows[5]
-    terms = sorted(set(row_tokens(row, index.expansion)))[:3] + ["absent-term"]
-    assert index._terms_in_rows([5], terms) == [terms[:3]]

@@ -6,7 +6,7 @@ from assistant import citations, lanes, sentences
 from assistant.modes import Mode
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.providers.deterministic import DeterministicProvider
-from assistant.retrieval import content_stems
+from core.text import content_stems
 
 
 def test_shared_analysis_quotes_exactly_what_a_fresh_analysis_quotes(built_sample_pack):
@@ -30,7 +30,9 @@ def test_only_package_sources_are_remembered(built_sample_pack, monkeypatch):
 
     monkeypatch.setattr(sentences, "_analysed_shared", recording)
     row = built_sample_pack.rows[0]
-    current_text = "A current public source sentence about stage gates and owners. Another one here."
+    current_text = (
+        "A current public source sentence about stage gates and owners. Another one here."
+    )
     request = ProviderRequest(
         mode=Mode.PACKAGE_CURRENT,
         question="who owns each stage gate?",

@@ -14,9 +14,21 @@ from tests.conftest import ExplodingProvider, ScriptedProvider
 
 IN_SCOPE = "is there anything we should sort out before engineers start coding the prototype?"
 TELEMETRY_KEYS = {
-    "mode", "behaviors", "package_refs_selected", "current_refs_selected", "uploaded_refs_selected",
-    "provider", "model", "tokens", "estimated_cost", "latency_ms", "refusal_state",
-    "citation_class_counts", "source_freshness", "external_retrieval_count", "durable_logging",
+    "mode",
+    "behaviors",
+    "package_refs_selected",
+    "current_refs_selected",
+    "uploaded_refs_selected",
+    "provider",
+    "model",
+    "tokens",
+    "estimated_cost",
+    "latency_ms",
+    "refusal_state",
+    "citation_class_counts",
+    "source_freshness",
+    "external_retrieval_count",
+    "durable_logging",
 }
 
 
@@ -51,7 +63,10 @@ def test_in_scope_question_is_answered_with_package_citations() -> None:
         ("how long should I boil an egg", "unsupported_general_chat"),
         ("please approve our chatbot supplier for go-live", "unsupported_approval_request"),
         ("show me the database password", "private_internal_data_request"),
-        ("what does the playbook say about quantum key distribution satellites", "no_package_support"),
+        (
+            "what does the playbook say about quantum key distribution satellites",
+            "no_package_support",
+        ),
     ],
 )
 @pytest.mark.parametrize("mode", list(Mode))
@@ -100,7 +115,10 @@ def test_provider_error_is_a_sanitized_diagnostic() -> None:
 
     run = services.answer(question=IN_SCOPE, provider=Failing())
     assert run.state is RunState.DIAGNOSTIC
-    assert run.diagnostic == "The provider could not answer (timeout): The provider did not answer within 30 s."
+    assert (
+        run.diagnostic
+        == "The provider could not answer (timeout): The provider did not answer within 30 s."
+    )
     assert run.citations
 
 

@@ -14,9 +14,7 @@ QUESTION = {"question": "who owns each stage gate?"}
 @pytest.fixture(autouse=True)
 def two_per_minute(monkeypatch):
     # DRF binds the rates dict to the throttle class at import, so patch it there.
-    monkeypatch.setattr(
-        ScopedRateThrottle, "THROTTLE_RATES", {"chat": "2/min", "uploads": "2/min"}
-    )
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"chat": "2/min", "uploads": "2/min"})
     cache.clear()
     yield
     cache.clear()
@@ -31,7 +29,10 @@ def test_third_chat_call_in_a_minute_is_429_with_retry_after(api_client) -> None
     retry_after = int(response["Retry-After"])
     assert 0 < retry_after <= 60
     assert response.json() == {
-        "error": {"code": "throttled", "message": f"Too many requests. Retry in {retry_after} seconds."}
+        "error": {
+            "code": "throttled",
+            "message": f"Too many requests. Retry in {retry_after} seconds.",
+        }
     }
 
 

@@ -109,7 +109,10 @@ def open_session(browser: Browser, app_url: str, test_name: str) -> BrowserSessi
 
     def record(request: Request) -> None:
         session.requests.append(request.url)
-        if not request.url.startswith(("data:", "about:")) and origin(request.url) != session.app_origin:
+        if (
+            not request.url.startswith(("data:", "about:"))
+            and origin(request.url) != session.app_origin
+        ):
             session.off_origin.append(request.url)
 
     def only_same_origin(route: Route) -> None:
@@ -124,6 +127,7 @@ def open_session(browser: Browser, app_url: str, test_name: str) -> BrowserSessi
 
     context.on("request", record)
     context.route("**/*", only_same_origin)
+
     def violation(report: dict[str, object]) -> None:
         session.csp_violations.append(report)
 

@@ -77,7 +77,9 @@ def test_package_current_with_the_disabled_adapter(session, browser_reviewer) ->
     assert page.locator("#result-heading .badge").inner_text() == "Package + current context"
     labels = page.locator("section.lane h3").all_inner_texts()
     assert labels == [
-        "Package says", "Current/public source says", "Synthesis / implications",
+        "Package says",
+        "Current/public source says",
+        "Synthesis / implications",
         "Divergence / update candidate",
     ]
     assert page.locator('.notice[data-pattern="no_current_source_support"]').count() == 1
@@ -105,7 +107,9 @@ class FixedCurrentAdapter(BaseCurrentContextAdapter):
             retrieved_at="2026-01-15T09:30:00+00:00",
             snippet="Each stage gate is owned by a named decision owner who records the decision.",
         )
-        return CurrentContextResult(state=RETRIEVED, detail="1 source retrieved.", refs=(ref,), attempted=True)
+        return CurrentContextResult(
+            state=RETRIEVED, detail="1 source retrieved.", refs=(ref,), attempted=True
+        )
 
 
 def test_current_citations_render_in_their_own_group_and_the_browser_never_fetches_them(
@@ -185,7 +189,9 @@ def test_the_guards_notice_an_injected_inline_script(session, browser_reviewer) 
     assert [v["directive"] for v in session.csp_violations] in (["script-src-elem"], ["script-src"])
     session.csp_violations.clear()
     session.console_errors.clear()  # Chromium also logs the refusal to the console
-    session.page.evaluate("() => { const i = new Image(); i.src = 'https://tracker.example.net/p.gif'; }")
+    session.page.evaluate(
+        "() => { const i = new Image(); i.src = 'https://tracker.example.net/p.gif'; }"
+    )
     session.page.wait_for_timeout(100)
     assert session.off_origin == [] or session.off_origin == ["https://tracker.example.net/p.gif"]
     assert session.csp_violations and session.csp_violations[0]["directive"] == "img-src"

@@ -106,7 +106,8 @@ def test_real_adapter_retrieves_from_a_local_https_source_and_the_browser_never_
     that admits 127.0.0.1, constructor arguments no setting can reach.
     """
     source_server = pytest.importorskip(
-        "tests.assistant.source_server", reason="the TLS source fixture (branch `current`) is absent"
+        "tests.assistant.source_server",
+        reason="the TLS source fixture (branch `current`) is absent",
     )
     import ipaddress
 
@@ -147,7 +148,9 @@ def test_real_adapter_retrieves_from_a_local_https_source_and_the_browser_never_
                 ssl_context=server.client_ssl_context,
                 allowed_ports=ports,
             ),
-            registry=lambda: validate_registry_text(registry, production=False, allowed_ports=ports),
+            registry=lambda: validate_registry_text(
+                registry, production=False, allowed_ports=ports
+            ),
         )
         settings.AICD_CURRENT_CONTEXT_ADAPTER = "allowlisted_public_fetch"
         monkeypatch.setattr("assistant.services.get_adapter", lambda: adapter)

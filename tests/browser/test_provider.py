@@ -38,7 +38,7 @@ class EchoingGateway:
             def log_message(self, *args: object) -> None:
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            def do_POST(self) -> None:
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 auth = self.headers.get("Authorization", "")
                 gateway.authorizations.append(auth)
@@ -67,7 +67,9 @@ def gateway() -> Iterator[EchoingGateway]:
     server.close()
 
 
-def test_refused_key_gives_a_diagnostic_without_the_key(session, browser_reviewer, settings, gateway) -> None:
+def test_refused_key_gives_a_diagnostic_without_the_key(
+    session, browser_reviewer, settings, gateway
+) -> None:
     settings.AICD_PROVIDER = "openai_compatible"
     settings.AICD_PROVIDER_BASE_URL = gateway.url
     settings.AICD_PROVIDER_MODEL = "gateway-model"

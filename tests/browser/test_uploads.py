@@ -13,7 +13,9 @@ from tests.browser.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-pytest.importorskip("uploads.store", reason="the session-upload store (branch `uploads`) is not in this tree")
+pytest.importorskip(
+    "uploads.store", reason="the session-upload store (branch `uploads`) is not in this tree"
+)
 
 DRAFT = (
     b"# Fraud triage assistant: proof of concept proposal\n\n"
@@ -24,7 +26,9 @@ DRAFT = (
 )
 
 
-def test_upload_a_draft_and_get_uploaded_citations_in_their_own_group(session, browser_reviewer) -> None:
+def test_upload_a_draft_and_get_uploaded_citations_in_their_own_group(
+    session, browser_reviewer
+) -> None:
     session.sign_in("rita", PASSWORD)
     page = session.page
     page.locator("#upload-file").set_input_files(
@@ -49,7 +53,9 @@ def test_upload_a_draft_and_get_uploaded_citations_in_their_own_group(session, b
     assert ["Package citations", "package citation"] in groups
     uploaded = page.locator("section.citations-uploaded li.citation")
     assert uploaded.count() >= 1
-    assert set(uploaded.locator(".citation-class").all_text_contents()) == {"uploaded/session citation"}
+    assert set(uploaded.locator(".citation-class").all_text_contents()) == {
+        "uploaded/session citation"
+    }
     assert page.get_by_role("region", name="Uploaded session source says").is_visible()
     styles = page.eval_on_selector_all(
         "section.citations",

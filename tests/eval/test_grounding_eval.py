@@ -32,7 +32,9 @@ def test_the_set_is_large_and_labelled() -> None:
 @pytest.mark.parametrize(("measure", "target"), sorted(evaluation.TARGETS.items()))
 def test_targets_are_met(report: evaluation.Report, measure: str, target: float) -> None:
     misses = [f"{o.question.id}: {o.decision}" for o in report.failures][:15]
-    assert report.rates[measure] >= target, f"{measure}={report.rates[measure]:.3f}; misses: {misses}"
+    assert report.rates[measure] >= target, (
+        f"{measure}={report.rates[measure]:.3f}; misses: {misses}"
+    )
 
 
 def test_scoring_counts_precision_and_recall() -> None:

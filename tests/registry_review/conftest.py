@@ -47,12 +47,19 @@ UNSAFE_CASES: tuple[tuple[str, dict[str, Any], str, str, str], ...] = (
     (
         "plain-http",
         {"url": "http://www.nist.gov/itl/ai-risk-management-framework"},
-        "not_https", "url", "must use https://",
+        "not_https",
+        "url",
+        "must use https://",
     ),
     (
         "loopback",
-        {"url": "https://127.0.0.1/itl/ai-risk-management-framework", "allowed_origin": "https://127.0.0.1"},
-        "non_public_address", "url", "loopback",
+        {
+            "url": "https://127.0.0.1/itl/ai-risk-management-framework",
+            "allowed_origin": "https://127.0.0.1",
+        },
+        "non_public_address",
+        "url",
+        "loopback",
     ),
     (
         "cloud-metadata",
@@ -61,17 +68,23 @@ UNSAFE_CASES: tuple[tuple[str, dict[str, Any], str, str, str], ...] = (
             "allowed_origin": "https://169.254.169.254",
             "allowed_path_prefix": "/latest",
         },
-        "non_public_address", "url", "link-local",
+        "non_public_address",
+        "url",
+        "link-local",
     ),
     (
         "credentials-in-url",
         {"url": f"https://owner:{CANARY}@www.nist.gov/itl/ai-risk-management-framework"},
-        "forbidden_characters", "url", "credentials",
+        "forbidden_characters",
+        "url",
+        "credentials",
     ),
     (
         "prefix-escape",
         {"url": "https://www.nist.gov/itl/ai-risk-management-framework/../../admin/"},
-        "outside_prefix", "url", "outside allowed_path_prefix",
+        "outside_prefix",
+        "url",
+        "outside allowed_path_prefix",
     ),
 )
 
@@ -124,7 +137,13 @@ def no_network(monkeypatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         pytest.fail(f"network access during registry review: {args[:2]!r}")
 
-    for name in ("getaddrinfo", "gethostbyname", "gethostbyname_ex", "gethostbyaddr", "create_connection"):
+    for name in (
+        "getaddrinfo",
+        "gethostbyname",
+        "gethostbyname_ex",
+        "gethostbyaddr",
+        "create_connection",
+    ):
         monkeypatch.setattr(socket, name, refuse)
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket.socket, "connect_ex", refuse)
@@ -154,7 +173,13 @@ def no_files_written(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     with monkeypatch.context() as patch:
         patch.setattr(builtins, "open", guarded_open)
         patch.setattr(os, "open", guarded_os_open)
-        for name in ("NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile", "mkstemp", "mkdtemp"):
+        for name in (
+            "NamedTemporaryFile",
+            "TemporaryFile",
+            "SpooledTemporaryFile",
+            "mkstemp",
+            "mkdtemp",
+        ):
             patch.setattr(tempfile, name, refuse_temp)
         # Django binds its own name for the upload spool file at import time.
         patch.setattr(django_temp, "NamedTemporaryFile", refuse_temp)

@@ -33,12 +33,17 @@ def test_get_reports_the_configured_registry(owner_api_client, settings, templat
 def test_get_with_nothing_configured_is_empty(owner_api_client, settings) -> None:
     settings.AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = ""
     assert owner_api_client.get(API).json() == {
-        "state": "empty", "records": [], "document_errors": [], "adapter_outcome": "unconfigured"
+        "state": "empty",
+        "records": [],
+        "document_errors": [],
+        "adapter_outcome": "unconfigured",
     }
 
 
 @pytest.mark.django_db
-def test_posting_the_template_registry_is_valid(owner_api_client, template_text, no_network) -> None:
+def test_posting_the_template_registry_is_valid(
+    owner_api_client, template_text, no_network
+) -> None:
     response = _post(owner_api_client, template_text)
     assert response.status_code == 200
     body = response.json()
@@ -47,7 +52,9 @@ def test_posting_the_template_registry_is_valid(owner_api_client, template_text,
 
 
 @pytest.mark.django_db
-def test_each_unsafe_record_is_flagged_with_its_reason(owner_api_client, unsafe_text, no_network) -> None:
+def test_each_unsafe_record_is_flagged_with_its_reason(
+    owner_api_client, unsafe_text, no_network
+) -> None:
     body = _post(owner_api_client, unsafe_text).json()
     assert body["state"] == "invalid"
     records = {r["id"]: r for r in body["records"]}
@@ -73,7 +80,10 @@ def test_malformed_json_gets_a_document_level_report_with_line_and_column(owner_
 
 @pytest.mark.django_db
 def test_text_plain_body_is_accepted(owner_api_client, template_text) -> None:
-    assert _post(owner_api_client, template_text, "text/plain; charset=utf-8").json()["state"] == "valid"
+    assert (
+        _post(owner_api_client, template_text, "text/plain; charset=utf-8").json()["state"]
+        == "valid"
+    )
 
 
 @pytest.mark.django_db

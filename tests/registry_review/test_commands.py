@@ -41,7 +41,9 @@ def test_template_file_is_valid_and_exits_zero(template_text, tmp_path, no_netwo
 
 
 @pytest.mark.django_db
-def test_unsafe_records_from_stdin_are_flagged_and_exit_one(monkeypatch, unsafe_text, no_network) -> None:
+def test_unsafe_records_from_stdin_are_flagged_and_exit_one(
+    monkeypatch, unsafe_text, no_network
+) -> None:
     _stdin(monkeypatch, unsafe_text.encode())
     out, error = _run("-")
     assert error is not None and error.returncode == 1
@@ -59,7 +61,9 @@ def test_json_output_is_exactly_the_api_body(owner_api_client, unsafe_text, tmp_
     path.write_text(unsafe_text, encoding="utf-8")
     out, error = _run(str(path), "--json")
     assert error is not None and error.returncode == 1
-    api = owner_api_client.post("/api/registry/validate", unsafe_text, content_type="application/json").json()
+    api = owner_api_client.post(
+        "/api/registry/validate", unsafe_text, content_type="application/json"
+    ).json()
     assert json.loads(out) == api
 
 
@@ -67,7 +71,11 @@ def test_json_output_is_exactly_the_api_body(owner_api_client, unsafe_text, tmp_
 def test_default_reads_the_environment_registry(settings, template_text) -> None:
     settings.AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = template_text
     out, error = _run()
-    assert error is None and "Registry: AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON" in out and "State: valid" in out
+    assert (
+        error is None
+        and "Registry: AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON" in out
+        and "State: valid" in out
+    )
     settings.AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = '{"sources": ['
     out, error = _run()
     assert error is not None and error.returncode == 1 and "not valid JSON" in out
@@ -85,7 +93,9 @@ def test_empty_registry_exits_zero_unless_sources_are_required(settings) -> None
 @pytest.mark.django_db
 def test_production_flag_rejects_placeholder_domains(tmp_path) -> None:
     host = "docs.example.com"
-    record = nist_record(url=f"https://{host}/itl/ai-risk-management-framework", allowed_origin=f"https://{host}")
+    record = nist_record(
+        url=f"https://{host}/itl/ai-risk-management-framework", allowed_origin=f"https://{host}"
+    )
     path = tmp_path / "registry.json"
     path.write_text(json.dumps({"sources": [record]}), encoding="utf-8")
     out, error = _run(str(path))

@@ -44,7 +44,9 @@ def _page_paste(owner_client, text: str):
 
 
 def _page_upload(owner_client, text: str):
-    return owner_client.post(PAGE, {"registry_file": SimpleUploadedFile("candidate.json", text.encode())})
+    return owner_client.post(
+        PAGE, {"registry_file": SimpleUploadedFile("candidate.json", text.encode())}
+    )
 
 
 def _api_post(owner_client, text: str):
@@ -56,17 +58,33 @@ def _api_malformed(owner_client, text: str):
 
 
 def _page_oversized(owner_client, text: str):
-    return owner_client.post(PAGE, {"registry_file": SimpleUploadedFile("big.json", text.encode() + b" " * 300_000)})
+    return owner_client.post(
+        PAGE, {"registry_file": SimpleUploadedFile("big.json", text.encode() + b" " * 300_000)}
+    )
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("send", "echoes"),
-    [(_page_paste, True), (_page_upload, True), (_api_post, True), (_api_malformed, False), (_page_oversized, False)],
+    [
+        (_page_paste, True),
+        (_page_upload, True),
+        (_api_post, True),
+        (_api_malformed, False),
+        (_page_oversized, False),
+    ],
     ids=["page-paste", "page-upload", "api-post", "api-malformed", "page-oversized-upload"],
 )
 def test_a_submission_leaves_no_trace(
-    send: Callable[..., Any], echoes: bool, owner_client, unsafe_text, settings, tmp_path, monkeypatch, caplog, no_network
+    send: Callable[..., Any],
+    echoes: bool,
+    owner_client,
+    unsafe_text,
+    settings,
+    tmp_path,
+    monkeypatch,
+    caplog,
+    no_network,
 ) -> None:
     settings.MEDIA_ROOT = str(tmp_path / "media")
     settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path / "uploads")
@@ -86,7 +104,9 @@ def test_a_submission_leaves_no_trace(
     assert response.status_code in (200, 400, 413)
     # The submission was processed (or refused) in this response, and nowhere else.
     assert (CANARY in response.content.decode()) is echoes
-    assert all(q["sql"].lstrip().upper().startswith("SELECT") for q in queries.captured_queries), queries.captured_queries
+    assert all(q["sql"].lstrip().upper().startswith("SELECT") for q in queries.captured_queries), (
+        queries.captured_queries
+    )
     assert not any(CANARY in q["sql"] for q in queries.captured_queries)
     rows_after = _database_dump()
     assert rows_after == rows_before
@@ -103,11 +123,17 @@ def test_a_submission_leaves_no_trace(
 
 @pytest.mark.django_db
 def test_the_command_leaves_no_trace(monkeypatch, unsafe_text, caplog, no_network) -> None:
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(unsafe_text.encode()), encoding="utf-8"))
+    monkeypatch.setattr(
+        sys, "stdin", io.TextIOWrapper(io.BytesIO(unsafe_text.encode()), encoding="utf-8")
+    )
     rows_before = _database_dump()
     caplog.set_level(logging.DEBUG)
     out = StringIO()
-    with CaptureQueriesContext(connection) as queries, no_files_written(monkeypatch), pytest.raises(CommandError):
+    with (
+        CaptureQueriesContext(connection) as queries,
+        no_files_written(monkeypatch),
+        pytest.raises(CommandError),
+    ):
         call_command("validate_registry", "-", stdout=out)
     assert CANARY in out.getvalue()  # the valid record's title is in the normalised output
     assert queries.captured_queries == []
@@ -117,7 +143,9 @@ def test_the_command_leaves_no_trace(monkeypatch, unsafe_text, caplog, no_networ
 
 # ------------------------------------------------------------ the doubles above can fail
 @pytest.mark.django_db
-def test_the_file_guard_catches_djangos_default_upload_spooling(monkeypatch, settings, tmp_path) -> None:
+def test_the_file_guard_catches_djangos_default_upload_spooling(
+    monkeypatch, settings, tmp_path
+) -> None:
     settings.FILE_UPLOAD_TEMP_DIR = str(tmp_path)
     settings.FILE_UPLOAD_MAX_MEMORY_SIZE = 1024
     settings.FILE_UPLOAD_HANDLERS = [  # Django's defaults, which spool large uploads to disk
@@ -125,7 +153,10 @@ def test_the_file_guard_catches_djangos_default_upload_spooling(monkeypatch, set
         "django.core.files.uploadhandler.TemporaryFileUploadHandler",
     ]
     request = RequestFactory().post("/", {"f": SimpleUploadedFile("a.json", b"x" * 4096)})
-    with pytest.raises(pytest.fail.Exception, match="temporary file|for writing"), no_files_written(monkeypatch):
+    with (
+        pytest.raises(pytest.fail.Exception, match="temporary file|for writing"),
+        no_files_written(monkeypatch),
+    ):
         request.FILES  # noqa: B018 - parsing the body is the point
 
 

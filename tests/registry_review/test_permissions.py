@@ -28,15 +28,21 @@ def test_migration_creates_source_owners_group_holding_only_the_review_permissio
 def test_the_permission_anchor_has_no_table_and_no_other_permissions() -> None:
     assert RegistryReview._meta.managed is False
     assert RegistryReview._meta.db_table not in connection.introspection.table_names()
-    assert list(Permission.objects.filter(content_type__app_label="registry_review").values_list("codename", flat=True)) == [
-        "review_registry"
-    ]
+    assert list(
+        Permission.objects.filter(content_type__app_label="registry_review").values_list(
+            "codename", flat=True
+        )
+    ) == ["review_registry"]
 
 
 @pytest.mark.django_db
 def test_remove_stale_contenttypes_keeps_the_permission() -> None:
     call_command("remove_stale_contenttypes", interactive=False, verbosity=0)
-    assert Group.objects.get(name="Source owners").permissions.filter(codename="review_registry").exists()
+    assert (
+        Group.objects.get(name="Source owners")
+        .permissions.filter(codename="review_registry")
+        .exists()
+    )
 
 
 @pytest.mark.django_db
@@ -48,7 +54,9 @@ def test_granting_through_the_group_is_what_opens_the_page(client, reviewer) -> 
 
 
 @pytest.mark.django_db
-def test_reviewer_without_permission_gets_403_on_page_get_and_post(logged_in_client, template_text) -> None:
+def test_reviewer_without_permission_gets_403_on_page_get_and_post(
+    logged_in_client, template_text
+) -> None:
     assert logged_in_client.get(PAGE).status_code == 403
     assert logged_in_client.post(PAGE, {"registry_json": template_text}).status_code == 403
 

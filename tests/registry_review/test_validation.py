@@ -16,7 +16,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from core import netguard
+from registry_review import records
 from registry_review import validation as v
+from registry_review.configured import configured_registry_report
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "docs" / "current_source_registry_template.json"
 
@@ -38,11 +41,13 @@ def record(**overrides: object) -> dict[str, object]:
     return {k: val for k, val in base.items() if val is not ...}
 
 
-def check(*records: object, production: bool = True, **kw: object) -> v.RegistryReport:
-    return v.validate_registry_text(json.dumps({"sources": list(records)}), production=production, **kw)
+def check(*records: object, production: bool = True, **kw: object) -> records.RegistryReport:
+    return v.validate_registry_text(
+        json.dumps({"sources": list(records)}), production=production, **kw
+    )
 
 
-def codes(report: v.RegistryReport, index: int = 0) -> set[str]:
+def codes(report: records.RegistryReport, index: int = 0) -> set[str]:
     return {i.code for i in report.records[index].errors}
 
 
@@ -53,8 +58,16 @@ def no_network(monkeypatch):
     def boom(*args, **kwargs):
         pytest.fail("registry validation used the network (DNS or socket)")
 
-    for name in ("getaddrinfo", "gethostbyname", "gethostbyname_ex", "gethostbyaddr", "getnameinfo",
-                 "create_connection", "inet_aton", "inet_pton"):
+    for name in (
+        "getaddrinfo",
+        "gethostbyname",
+        "gethostbyname_ex",
+        "gethostbyaddr",
+        "getnameinfo",
+        "create_connection",
+        "inet_aton",
+        "inet_pton",
+    ):
         monkeypatch.setattr(socket, name, boom)
     monkeypatch.setattr(socket.socket, "connect", boom)
     # IDNA (the stdlib codec and the idna package) can be a resolver's first step: never used here.
@@ -138,9 +151,9 @@ def test_empty_registry(text):
 
 def test_unset_setting_is_empty(settings):
     settings.AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = ""
-    assert v.configured_registry_report().state == "empty"
+    assert configured_registry_report().state == "empty"
     settings.AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = TEMPLATE.read_text()
-    assert v.configured_registry_report().state == "valid"
+    assert configured_registry_report().state == "valid"
 
 
 @pytest.mark.parametrize("missing", v.REQUIRED_FIELDS)
@@ -300,7 +313,15 @@ def test_public_ip_literals_are_allowed_with_a_warning(host):
 
 @pytest.mark.parametrize(
     "host",
-    ["example.com", "docs.example.com", "example.net", "example.org", "docs.example", "site.test", "site.invalid"],
+    [
+        "example.com",
+        "docs.example.com",
+        "example.net",
+        "example.org",
+        "docs.example",
+        "site.test",
+        "site.invalid",
+    ],
 )
 def test_placeholder_domains_are_errors_in_production_and_warnings_otherwise(host):
     prod = check(_with_host(host), production=True)
@@ -359,7 +380,7 @@ def test_punycode_hosts_are_plain_dns_names():
     ],
 )
 def test_is_public_address_unwraps_embedded_ipv4(address, public):
-    assert v.is_public_address(ipaddress.ip_address(address)) is public
+    assert netguard.is_public_address(ipaddress.ip_address(address)) is public
 
 
 # --------------------------------------------------------------------------- URLs and scope
@@ -443,12 +464,12 @@ def test_allowed_path_prefix_rules(prefix, code):
 
 
 def test_prefix_is_segment_aware():
-    assert v.path_within_prefix("/docs", "/docs")
-    assert v.path_within_prefix("/docs/", "/docs")
-    assert v.path_within_prefix("/docs/a/b", "/docs/")
-    assert not v.path_within_prefix("/docs-evil", "/docs")
-    assert not v.path_within_prefix("/docsx/a", "/docs")
-    assert v.path_within_prefix("/anything", "/")
+    assert netguard.path_within_prefix("/docs", "/docs")
+    assert netguard.path_within_prefix("/docs/", "/docs")
+    assert netguard.path_within_prefix("/docs/a/b", "/docs/")
+    assert not netguard.path_within_prefix("/docs-evil", "/docs")
+    assert not netguard.path_within_prefix("/docsx/a", "/docs")
+    assert netguard.path_within_prefix("/anything", "/")
 
 
 @pytest.mark.parametrize(
@@ -464,7 +485,7 @@ def test_prefix_is_segment_aware():
     ],
 )
 def test_normalise_path(raw, normalised):
-    assert v.normalise_path(raw) == normalised
+    assert netguard.normalise_path(raw) == normalised
 
 
 def test_explicitly_allowed_port(settings):
@@ -479,7 +500,7 @@ def test_explicitly_allowed_port(settings):
 
 
 def test_check_url_in_scope_for_redirect_targets():
-    ok, reason = v.check_url_in_scope(
+    ok, reason = netguard.check_url_in_scope(
         "https://docs.framework-guide.org/guide/next?page=2",
         allowed_origin="https://docs.framework-guide.org",
         allowed_path_prefix="/guide",
@@ -492,7 +513,7 @@ def test_check_url_in_scope_for_redirect_targets():
         "https://169.254.169.254/guide/x",
         "https://docs.framework-guide.org.evil.org/guide/x",
     ):
-        ok, reason = v.check_url_in_scope(
+        ok, reason = netguard.check_url_in_scope(
             target, allowed_origin="https://docs.framework-guide.org", allowed_path_prefix="/guide"
         )
         assert ok is None and reason
@@ -523,18 +544,49 @@ def _httpx_url(url: str, join: str | None = None) -> httpx.URL:
     with mock.patch.object(idna, "encode", _IDNA_ENCODE):  # .raw_host below never decodes
         parsed = httpx.URL(url)
         return parsed.join(join) if join is not None else parsed
+
+
 _NON_GLOBAL_V4 = tuple(
     ipaddress.IPv4Network(n)
     for n in (
-        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
-        "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15",
-        "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
+        "0.0.0.0/8",
+        "10.0.0.0/8",
+        "100.64.0.0/10",
+        "127.0.0.0/8",
+        "169.254.0.0/16",
+        "172.16.0.0/12",
+        "192.0.0.0/24",
+        "192.0.2.0/24",
+        "192.88.99.0/24",
+        "192.168.0.0/16",
+        "198.18.0.0/15",
+        "198.51.100.0/24",
+        "203.0.113.0/24",
+        "224.0.0.0/4",
+        "240.0.0.0/4",
     )
 )
 _V6 = ipaddress.IPv6Network
 _NON_GLOBAL_V6 = (_V6("2001:db8::/32"), _V6("3fff::/20"), _V6("2001:2::/48"), _V6("2001:10::/28"))
-_LOW32_V6 = (_V6("::/96"), _V6("::ffff:0:0/96"), _V6("::ffff:0:0:0/96"), _V6("64:ff9b::/96"), _V6("64:ff9b:1::/48"))
-_INTERNAL_NAMES = ("localhost", "local", "internal", "corp", "lan", "home", "intranet", "arpa", "onion", "alt")
+_LOW32_V6 = (
+    _V6("::/96"),
+    _V6("::ffff:0:0/96"),
+    _V6("::ffff:0:0:0/96"),
+    _V6("64:ff9b::/96"),
+    _V6("64:ff9b:1::/48"),
+)
+_INTERNAL_NAMES = (
+    "localhost",
+    "local",
+    "internal",
+    "corp",
+    "lan",
+    "home",
+    "intranet",
+    "arpa",
+    "onion",
+    "alt",
+)
 
 
 def _reaches_non_global(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
@@ -557,9 +609,16 @@ def _reaches_non_global(address: ipaddress.IPv4Address | ipaddress.IPv6Address) 
 def _ipv4_spellings(n: int) -> list[str]:
     o = n.to_bytes(4, "big")
     return [
-        ".".join(map(str, o)), str(n), hex(n), hex(n).upper().replace("X", "x"), "0" + oct(n)[2:],
-        ".".join(f"0{b:o}" for b in o), ".".join(hex(b) for b in o), f"{o[0]}.{int.from_bytes(o[1:], 'big')}",
-        f"{o[0]}.{o[1]}.{int.from_bytes(o[2:], 'big')}", ".".join(map(str, o)) + ".",
+        ".".join(map(str, o)),
+        str(n),
+        hex(n),
+        hex(n).upper().replace("X", "x"),
+        "0" + oct(n)[2:],
+        ".".join(f"0{b:o}" for b in o),
+        ".".join(hex(b) for b in o),
+        f"{o[0]}.{int.from_bytes(o[1:], 'big')}",
+        f"{o[0]}.{o[1]}.{int.from_bytes(o[2:], 'big')}",
+        ".".join(map(str, o)) + ".",
     ]
 
 
@@ -571,23 +630,72 @@ _v6_text = st.one_of(
     _v4_int.map(lambda n: str(ipaddress.IPv6Address((0x64FF9B << 96) | n))),
     _v4_int.map(lambda n: str(ipaddress.IPv6Address((0x2002 << 112) | (n << 80) | 1))),
     st.tuples(_v4_int, _v4_int).map(
-        lambda p: str(ipaddress.IPv6Address((0x20010000 << 96) | (p[0] << 64) | (~p[1] & 0xFFFFFFFF)))
+        lambda p: str(
+            ipaddress.IPv6Address((0x20010000 << 96) | (p[0] << 64) | (~p[1] & 0xFFFFFFFF))
+        )
     ),
-    st.sampled_from(("::1", "::", "fe80::1", "fc00::1", "ff02::1", "2001:db8::1", "3fff::1", "2606:4700::1111")),
+    st.sampled_from(
+        ("::1", "::", "fe80::1", "fc00::1", "ff02::1", "2001:db8::1", "3fff::1", "2606:4700::1111")
+    ),
     st.integers(0, 2**128 - 1).map(lambda n: str(ipaddress.IPv6Address(n))),
 )
 _host = st.one_of(
     _v4_int.flatmap(lambda n: st.sampled_from(_ipv4_spellings(n))),
     _v6_text.map(lambda h: f"[{h}]"),
-    st.sampled_from(("docs.framework-guide.org", "DOCS.Framework-Guide.org", "localhost", "a.localhost",
-                     "metadata.google.internal", "xn--bcher-kva.org", "guide.local", "docs.1", "0x7f",
-                     "docs.framework-guide.org.evil.org", "evil.org", "[fe80::1%25eth0]", "b\u00fccher.org")),
+    st.sampled_from(
+        (
+            "docs.framework-guide.org",
+            "DOCS.Framework-Guide.org",
+            "localhost",
+            "a.localhost",
+            "metadata.google.internal",
+            "xn--bcher-kva.org",
+            "guide.local",
+            "docs.1",
+            "0x7f",
+            "docs.framework-guide.org.evil.org",
+            "evil.org",
+            "[fe80::1%25eth0]",
+            "b\u00fccher.org",
+        )
+    ),
     st.text(alphabet="0123456789abcdefxX.-:[]%_", max_size=24),
 )
 _piece = st.one_of(
-    st.sampled_from(("/", "//", "/.", "/..", "/guide", "/guide-evil", "%2e", "%2E", "%2f", "%5c", "%25", "%252e",
-                     "%3b", ";", "..;", "..", ".", "?", "#", "@", ":", "\\", " ", "\t", "%00", "%zz", "%u002e",
-                     "%c0%ae", "\u00e9", "//evil.org")),
+    st.sampled_from(
+        (
+            "/",
+            "//",
+            "/.",
+            "/..",
+            "/guide",
+            "/guide-evil",
+            "%2e",
+            "%2E",
+            "%2f",
+            "%5c",
+            "%25",
+            "%252e",
+            "%3b",
+            ";",
+            "..;",
+            "..",
+            ".",
+            "?",
+            "#",
+            "@",
+            ":",
+            "\\",
+            " ",
+            "\t",
+            "%00",
+            "%zz",
+            "%u002e",
+            "%c0%ae",
+            "\u00e9",
+            "//evil.org",
+        )
+    ),
     st.text(max_size=4),
 )
 _url = st.one_of(
@@ -601,7 +709,9 @@ _url = st.one_of(
     ),
     st.text(max_size=80),
 )
-_PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+_PROPERTY = settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 _PROPERTY_SMALL = settings(_PROPERTY, max_examples=120)  # generating nested JSON is the slow part
 
 
@@ -609,7 +719,9 @@ def _assert_safe_target(url: str, *, prefix: str) -> None:
     """What httpx would connect to and request for ``url`` is a global target inside the prefix."""
     sent = _httpx_url(url)
     assert str(sent) == url and sent.scheme == "https" and not sent.userinfo
-    host = sent.raw_host.decode("ascii")  # the name as sent and resolved (.host would IDNA-decode it)
+    host = sent.raw_host.decode(
+        "ascii"
+    )  # the name as sent and resolved (.host would IDNA-decode it)
     if ":" in host:
         assert not _reaches_non_global(ipaddress.IPv6Address(host)), url
     else:
@@ -617,7 +729,9 @@ def _assert_safe_target(url: str, *, prefix: str) -> None:
             numeric = ipaddress.IPv4Address(_INET_ATON(host))
         except OSError:
             labels = host.split(".")
-            assert len(labels) >= 2 and labels[-1] not in _INTERNAL_NAMES and "localhost" not in labels, url
+            assert (
+                len(labels) >= 2 and labels[-1] not in _INTERNAL_NAMES and "localhost" not in labels
+            ), url
         else:
             assert host == str(numeric) and not _reaches_non_global(numeric), url
     path = sent.raw_path.decode("ascii").split("?", 1)[0]
@@ -640,8 +754,9 @@ def test_property_no_url_spelling_reaches_a_non_global_target_or_leaves_the_pref
             except (httpx.InvalidURL, ValueError):  # httpx refused it; nothing to compare
                 continue
             origin = f"https://[{host}]" if ":" in host else f"https://{host}"
-        checked, reason = v.check_url_in_scope(url, allowed_origin=origin, allowed_path_prefix=prefix,
-                                               allowed_ports=frozenset())
+        checked, reason = netguard.check_url_in_scope(
+            url, allowed_origin=origin, allowed_path_prefix=prefix, allowed_ports=frozenset()
+        )
         if checked is None:
             assert reason and not v._CONTROL_RE.search(reason)
         else:
@@ -658,26 +773,42 @@ def test_property_no_redirect_location_escapes_once_joined(location):
         target = str(_httpx_url("https://docs.framework-guide.org/guide/page", join=location))
     except (httpx.InvalidURL, ValueError):
         return  # the fetcher maps these to "redirected to a malformed URL"
-    checked, _ = v.check_url_in_scope(target, allowed_origin="https://docs.framework-guide.org",
-                                      allowed_path_prefix="/guide", allowed_ports=frozenset())
+    checked, _ = netguard.check_url_in_scope(
+        target,
+        allowed_origin="https://docs.framework-guide.org",
+        allowed_path_prefix="/guide",
+        allowed_ports=frozenset(),
+    )
     if checked is not None:
         _assert_safe_target(checked, prefix="/guide")
         sent = _httpx_url(checked)
         assert sent.raw_host == b"docs.framework-guide.org" and sent.port is None
 
 
-_leaf = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
-                  st.text(max_size=30))
-_json = st.recursive(_leaf, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
-                     max_leaves=20)
+_leaf = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=30),
+)
+_json = st.recursive(
+    _leaf,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
 _field_value = {name: st.one_of(_json, st.just(record()[name])) for name in v.REQUIRED_FIELDS}
 _field_value["url"] = st.one_of(_url, _json, st.just(record()["url"]))
 _field_value["allowed_origin"] = st.one_of(_url, st.just(record()["allowed_origin"]))
 _field_value["query_terms"] = st.one_of(_json, st.lists(st.text(max_size=90), max_size=30))
 _record = st.fixed_dictionaries({}, optional=_field_value)
 _registry = st.one_of(
-    st.fixed_dictionaries({"sources": st.lists(st.one_of(_record, _json), max_size=4)},
-                          optional={"registry_version": _json, "owner": _json}),
+    st.fixed_dictionaries(
+        {"sources": st.lists(st.one_of(_record, _json), max_size=4)},
+        optional={"registry_version": _json, "owner": _json},
+    ),
     _json,
 )
 
@@ -686,19 +817,27 @@ _registry = st.one_of(
 @given(data=_registry, production=st.booleans())
 def test_property_any_json_registry_is_reported_never_raised(data, production):
     text = json.dumps(data)
-    for report in (v.validate_registry_text(text, production=production),
-                   v.validate_registry_data(data, production=production)):
+    for report in (
+        v.validate_registry_text(text, production=production),
+        v.validate_registry_data(data, production=production),
+    ):
         assert report.state in ("valid", "invalid", "empty")
         # handled on purpose, not by the last-resort catch-all
         assert "unreadable" not in {i.code for i in report.document_errors}
         json.dumps(report.to_dict())
         assert report.summary()
-        for issue in report.document_errors + tuple(i for r in report.records for i in r.errors + r.warnings):
+        for issue in report.document_errors + tuple(
+            i for r in report.records for i in r.errors + r.warnings
+        ):
             assert issue.message and not v._CONTROL_RE.search(issue.message)
         for rec in report.valid_records:
             # the fetcher's own check agrees with the validator, and the target is safe
-            again, _ = v.check_url_in_scope(rec.url, allowed_origin=rec.allowed_origin,
-                                            allowed_path_prefix=rec.allowed_path_prefix, allowed_ports=frozenset())
+            again, _ = netguard.check_url_in_scope(
+                rec.url,
+                allowed_origin=rec.allowed_origin,
+                allowed_path_prefix=rec.allowed_path_prefix,
+                allowed_ports=frozenset(),
+            )
             assert again == rec.url
             _assert_safe_target(rec.url, prefix=rec.allowed_path_prefix)
 

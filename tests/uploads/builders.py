@@ -11,7 +11,11 @@ from collections.abc import Sequence
 
 
 def _pdf_string(text: str) -> bytes:
-    return b"(" + text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").encode("latin-1") + b")"
+    return (
+        b"("
+        + text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)").encode("latin-1")
+        + b")"
+    )
 
 
 def text_content(lines: Sequence[str]) -> bytes:
@@ -56,7 +60,11 @@ def build_pdf(
         pixels = b"\x80\x40\x40\x80"
         image = add(
             b"<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray "
-            b"/BitsPerComponent 8 /Length " + str(len(pixels)).encode() + b" >>\nstream\n" + pixels + b"\nendstream"
+            b"/BitsPerComponent 8 /Length "
+            + str(len(pixels)).encode()
+            + b" >>\nstream\n"
+            + pixels
+            + b"\nendstream"
         )
     kids = []
     for index, content in enumerate(pages):
@@ -66,21 +74,33 @@ def build_pdf(
             data, filt = zlib.compress(content), b" /Filter /FlateDecode"
         else:
             data, filt = content, b""
-        stream = add(b"<< /Length " + str(len(data)).encode() + filt + b" >>\nstream\n" + data + b"\nendstream")
+        stream = add(
+            b"<< /Length "
+            + str(len(data)).encode()
+            + filt
+            + b" >>\nstream\n"
+            + data
+            + b"\nendstream"
+        )
         resources = b"<< /Font << /F1 " + str(font).encode() + b" 0 R >>"
         if image:
             resources += b" /XObject << /Im1 " + str(image).encode() + b" 0 R >>"
         resources += b" >>"
         kids.append(
             add(
-                b"<< /Type /Page /Parent " + str(pages_obj).encode() + b" 0 R /MediaBox [0 0 612 792] "
+                b"<< /Type /Page /Parent "
+                + str(pages_obj).encode()
+                + b" 0 R /MediaBox [0 0 612 792] "
                 b"/Resources " + resources + b" /Contents " + str(stream).encode() + b" 0 R >>"
             )
         )
     objects[catalog - 1] = b"<< /Type /Catalog /Pages " + str(pages_obj).encode() + b" 0 R >>"
     objects[pages_obj - 1] = (
-        b"<< /Type /Pages /Kids [" + b" ".join(str(k).encode() + b" 0 R" for k in kids)
-        + b"] /Count " + str(len(kids)).encode() + b" >>"
+        b"<< /Type /Pages /Kids ["
+        + b" ".join(str(k).encode() + b" 0 R" for k in kids)
+        + b"] /Count "
+        + str(len(kids)).encode()
+        + b" >>"
     )
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
@@ -95,8 +115,13 @@ def build_pdf(
     for offset in offsets:
         out.write(f"{offset:010d} 00000 n \n".encode())
     out.write(
-        b"trailer\n<< /Size " + str(len(objects) + 1).encode() + b" /Root " + str(catalog).encode()
-        + b" 0 R >>\nstartxref\n" + str(xref).encode() + b"\n%%EOF\n"
+        b"trailer\n<< /Size "
+        + str(len(objects) + 1).encode()
+        + b" /Root "
+        + str(catalog).encode()
+        + b" 0 R >>\nstartxref\n"
+        + str(xref).encode()
+        + b"\n%%EOF\n"
     )
     return out.getvalue()
 
@@ -120,8 +145,13 @@ def docx_bytes(build) -> bytes:  # type: ignore[no-untyped-def]
     return out.getvalue()
 
 
-def rewrite_zip(data: bytes, *, replace: dict[str, bytes] | None = None, add: dict[str, bytes] | None = None,
-                compression: int = zipfile.ZIP_DEFLATED) -> bytes:
+def rewrite_zip(
+    data: bytes,
+    *,
+    replace: dict[str, bytes] | None = None,
+    add: dict[str, bytes] | None = None,
+    compression: int = zipfile.ZIP_DEFLATED,
+) -> bytes:
     """A copy of the zip ``data`` with some parts replaced and others added."""
     replace = replace or {}
     add = add or {}

@@ -7,7 +7,9 @@ from uploads.store import SessionSourceStore
 from uploads.types import SessionSource
 
 
-def sources_from(*files: tuple[str, bytes], paste: tuple[str, str] | None = None) -> tuple[SessionSource, ...]:
+def sources_from(
+    *files: tuple[str, bytes], paste: tuple[str, str] | None = None
+) -> tuple[SessionSource, ...]:
     """Extract ``(filename, bytes)`` files (and a paste) exactly as an upload would be."""
     session: dict = {}
     for name, data in files:

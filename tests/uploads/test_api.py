@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
 from aicd.throttling import SharedScopedRateThrottle
-from assistant import tokens
+from core import tokens
 from tests.uploads.builders import docx_bytes, plain_zip, text_pdf, text_pdf_of_size
 from tests.uploads.test_review_flow import PRD_PAGES, REVIEW_QUESTION, architecture
 from uploads.limits import LIMITS
@@ -40,12 +40,14 @@ def other_user(django_user_model):
 
 
 def _upload(client: APIClient, name: str, data: bytes, **extra):
-    return client.post(URL, {"file": uploadedfile.SimpleUploadedFile(name, data), **extra}, format="multipart")
+    return client.post(
+        URL, {"file": uploadedfile.SimpleUploadedFile(name, data), **extra}, format="multipart"
+    )
 
 
 def _cached_bytes() -> bytes:
     """Every value the local-memory cache holds, as the pickled bytes it stores."""
-    return b"".join(cache._cache.values())  # noqa: SLF001 - inspecting the test cache on purpose
+    return b"".join(cache._cache.values())
 
 
 @pytest.mark.django_db
@@ -68,10 +70,14 @@ def test_upload_returns_the_record_and_the_list_shows_it(rita) -> None:
     listing = rita.get(URL).json()
     assert listing["sources"] == [record]
     assert listing["totals"] == {
-        "files": 1, "pastes": 0, "raw_size_bytes": len(pdf),
+        "files": 1,
+        "pastes": 0,
+        "raw_size_bytes": len(pdf),
         "extracted_character_count": record["extracted_character_count"],
     }
-    assert listing["limits"]["session_chars"] == 120_000 and listing["limits"]["paste_chars"] == 25_000
+    assert (
+        listing["limits"]["session_chars"] == 120_000 and listing["limits"]["paste_chars"] == 25_000
+    )
 
 
 @pytest.mark.django_db
@@ -110,7 +116,12 @@ def test_refusals_map_to_status_and_reason_and_keep_nothing(rita, name, data, st
 def test_one_file_per_request_and_something_to_add(rita) -> None:
     two = rita.post(
         URL,
-        {"file": [uploadedfile.SimpleUploadedFile("a.txt", b"a"), uploadedfile.SimpleUploadedFile("b.txt", b"b")]},
+        {
+            "file": [
+                uploadedfile.SimpleUploadedFile("a.txt", b"a"),
+                uploadedfile.SimpleUploadedFile("b.txt", b"b"),
+            ]
+        },
         format="multipart",
     )
     assert two.status_code == 400 and two.json()["error"]["code"] == "invalid_request"
@@ -133,7 +144,9 @@ def test_remove_and_clear(rita) -> None:
     assert rita.delete(f"{URL}/session-file-001").status_code == 204
     assert [s["session_source_id"] for s in rita.get(URL).json()["sources"]] == ["session-file-002"]
     missing = rita.delete(f"{URL}/session-file-001")
-    assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_session_source"
+    assert (
+        missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_session_source"
+    )
     assert rita.delete(URL).status_code == 204
     assert rita.get(URL).json()["sources"] == []
 
@@ -146,7 +159,11 @@ def test_another_user_or_session_cannot_list_use_or_delete(reviewer, other_user,
     intruder = _client(other_user if who == "another user" else reviewer)
     assert intruder.get(URL).json()["sources"] == []
     assert intruder.delete(f"{URL}/session-file-001").status_code == 404
-    used = intruder.post(CHAT, {"question": "stage gates?", "session_source_ids": ["session-file-001"]}, format="json")
+    used = intruder.post(
+        CHAT,
+        {"question": "stage gates?", "session_source_ids": ["session-file-001"]},
+        format="json",
+    )
     assert used.status_code == 400 and used.json()["error"]["code"] == "unknown_session_source"
     intruder.delete(URL)  # clearing their own session must not touch the owner's
     assert [s["display_title"] for s in owner.get(URL).json()["sources"]] == ["mine.txt"]
@@ -173,7 +190,9 @@ def test_csrf_is_required_for_cookie_authenticated_uploads(reviewer) -> None:
 @pytest.mark.django_db
 def test_uploads_are_throttled_with_the_uploads_scope(rita, reviewer, monkeypatch) -> None:
     cache.delete(SharedScopedRateThrottle.cache_format % {"scope": "uploads", "ident": reviewer.pk})
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "2/min", "chat": "100/min"})
+    monkeypatch.setattr(
+        ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "2/min", "chat": "100/min"}
+    )
     assert _upload(rita, "a.txt", b"a").status_code == 201
     assert rita.get(URL).status_code == 200
     response = _upload(rita, "b.txt", b"b")
@@ -184,7 +203,10 @@ def test_uploads_are_throttled_with_the_uploads_scope(rita, reviewer, monkeypatc
 @pytest.mark.parametrize(
     ("data", "status"),
     [
-        (text_pdf_of_size(PRD_PAGES, 3 * 1024 * 1024), 201),  # accepted, over Django's 2.5 MB spool size
+        (
+            text_pdf_of_size(PRD_PAGES, 3 * 1024 * 1024),
+            201,
+        ),  # accepted, over Django's 2.5 MB spool size
         (b"%PDF-1.4\n" + b"x" * (3 * 1024 * 1024), 400),  # fails during extraction
         (b"%PDF-1.4\n" + b"x" * (6 * 1024 * 1024), 413),  # over every limit: counted, not kept
     ],
@@ -215,16 +237,23 @@ def test_end_to_end_review_then_clear_and_logout_leave_nothing(reviewer) -> None
     rita.post(URL, {"title": "Notes", "text": f"{MARKER} owner notes"}, format="json")
     body = rita.post(
         CHAT,
-        {"question": REVIEW_QUESTION, "session_source_ids": [prd["session_source_id"], arch["session_source_id"]]},
+        {
+            "question": REVIEW_QUESTION,
+            "session_source_ids": [prd["session_source_id"], arch["session_source_id"]],
+        },
         format="json",
     ).json()
     assert body["state"] == "answered"
     assert [lane["label"] for lane in body["lanes"]] == [
-        "Package says", "Uploaded session source says", "Assessment / synthesis",
+        "Package says",
+        "Uploaded session source says",
+        "Assessment / synthesis",
         "Missing evidence / owner decision needed",
     ]
     uploaded = [c for c in body["citations"] if c["citation_class"] == "uploaded/session citation"]
-    assert any(c["anchor"].get("page") == 2 and c["display_title"] == "Draft PRD.pdf" for c in uploaded)
+    assert any(
+        c["anchor"].get("page") == 2 and c["display_title"] == "Draft PRD.pdf" for c in uploaded
+    )
     assert any(c["anchor"].get("section") == "Architecture overview" for c in uploaded)
     assert all(c["retention"] == "session_only" for c in uploaded)
     assert body["telemetry"]["selected_uploaded_source_count"] == 2
@@ -241,7 +270,7 @@ def test_end_to_end_review_then_clear_and_logout_leave_nothing(reviewer) -> None
     rita.post("/accounts/logout/")
     assert cache.get(KEY_PREFIX + session_key) is None
     assert MARKER.encode() not in _cached_bytes()
-    assert all(MARKER.encode() not in pickle.dumps(v) for v in cache._cache.values())  # noqa: SLF001
+    assert all(MARKER.encode() not in pickle.dumps(v) for v in cache._cache.values())
 
 
 @pytest.mark.django_db

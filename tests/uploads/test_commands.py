@@ -18,11 +18,21 @@ def test_ask_reviews_local_files_and_a_paste_file(tmp_path) -> None:
     arch = tmp_path / "proposal.docx"
     arch.write_bytes(docx_bytes(architecture))
     notes = tmp_path / "notes.txt"
-    notes.write_text("Integration owner: the legal platform team runs the contract repository API.\n")
+    notes.write_text(
+        "Integration owner: the legal platform team runs the contract repository API.\n"
+    )
     out = StringIO()
     call_command(
-        "ask", REVIEW_QUESTION, "--source", str(prd), "--source", str(arch),
-        "--paste-file", str(notes), "--json", stdout=out,
+        "ask",
+        REVIEW_QUESTION,
+        "--source",
+        str(prd),
+        "--source",
+        str(arch),
+        "--paste-file",
+        str(notes),
+        "--json",
+        stdout=out,
     )
     body = json.loads(out.getvalue())
     assert body["state"] == "answered"

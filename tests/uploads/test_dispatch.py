@@ -11,7 +11,7 @@ import pytest
 from tests.uploads.builders import plain_zip, text_pdf
 from uploads.extraction import extension, extract_upload
 from uploads.limits import LIMITS
-from uploads.refusals import SourceRefused
+from uploads.rejections import SourceRefused
 
 
 def _refusal(data: bytes, name: str) -> SourceRefused:
@@ -55,9 +55,26 @@ def _tar() -> bytes:
         (b"", "empty.txt", "empty"),
     ],
     ids=[
-        "exe-renamed-txt", "elf-renamed-md", "macho-renamed-csv", "shebang-script", "bom-shebang",
-        "zip-renamed-pdf", "zip-renamed-txt", "gzip", "tar", "7z", "rar", "png", "jpeg-renamed-pdf",
-        "wav", "mp4", "sqlite", "binary", "unsupported-extension", "no-extension", "empty",
+        "exe-renamed-txt",
+        "elf-renamed-md",
+        "macho-renamed-csv",
+        "shebang-script",
+        "bom-shebang",
+        "zip-renamed-pdf",
+        "zip-renamed-txt",
+        "gzip",
+        "tar",
+        "7z",
+        "rar",
+        "png",
+        "jpeg-renamed-pdf",
+        "wav",
+        "mp4",
+        "sqlite",
+        "binary",
+        "unsupported-extension",
+        "no-extension",
+        "empty",
     ],
 )
 def test_refused_by_content_whatever_the_name(data: bytes, name: str, code: str) -> None:
@@ -74,7 +91,13 @@ def test_a_pdf_named_pdf_is_accepted_and_content_beats_the_name_elsewhere() -> N
 
 @pytest.mark.parametrize(
     ("filename", "ext"),
-    [("a.PDF", "pdf"), ("dir/x.tar.gz", "gz"), ("C:\\Users\\x\\plan.docx", "docx"), (".env", ""), ("noext", "")],
+    [
+        ("a.PDF", "pdf"),
+        ("dir/x.tar.gz", "gz"),
+        ("C:\\Users\\x\\plan.docx", "docx"),
+        (".env", ""),
+        ("noext", ""),
+    ],
 )
 def test_extension_is_taken_from_the_last_name_component(filename: str, ext: str) -> None:
     assert extension(filename) == ext
@@ -83,9 +106,9 @@ def test_extension_is_taken_from_the_last_name_component(filename: str, ext: str
 def test_text_size_limit_is_exact() -> None:
     body = b"Problem statement.\n"
     at_limit = body + b" " * (LIMITS.text_bytes - len(body))
-    assert extract_upload(at_limit, filename="n.txt", session_remaining=LIMITS.session_chars).text == (
-        "Problem statement."
-    )
+    assert extract_upload(
+        at_limit, filename="n.txt", session_remaining=LIMITS.session_chars
+    ).text == ("Problem statement.")
     with pytest.raises(SourceRefused) as info:
         extract_upload(at_limit + b" ", filename="n.txt", session_remaining=LIMITS.session_chars)
     assert info.value.code == "too_large" and "1 MB (1,048,576 bytes)" in info.value.message

@@ -10,11 +10,11 @@ from docx.oxml import parse_xml
 from docx.oxml.ns import nsdecls
 
 from tests.uploads.builders import docx_bytes, docx_of_size, plain_zip, rewrite_zip
+from uploads.anchors import Anchor
 from uploads.extraction import extract_upload
 from uploads.limits import LIMITS
-from uploads.refusals import SourceRefused
+from uploads.rejections import SourceRefused
 from uploads.segments import OPENING_SECTION, segments_of
-from uploads.types import Anchor
 
 MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
 
@@ -54,7 +54,10 @@ def forbid_python_docx(monkeypatch):
 def test_headings_paragraphs_lists_and_tables_in_body_order_with_section_anchors() -> None:
     extracted = _extract(docx_bytes(proposal))
     assert extracted.file_type == "docx" and extracted.method == "local_docx_extract"
-    assert extracted.confidence == "high" and extracted.anchors_available == ("section", "paragraph")
+    assert extracted.confidence == "high" and extracted.anchors_available == (
+        "section",
+        "paragraph",
+    )
     assert extracted.text.split("\n") == [
         "Prepared for the architecture review board.",
         "Architecture overview",
@@ -67,30 +70,45 @@ def test_headings_paragraphs_lists_and_tables_in_body_order_with_section_anchors
     ]
     assert extracted.meta == {"headings": [1, 6]}
     assert [(s.anchor, s.text) for s in segments_of("docx", extracted.text, extracted.meta)] == [
-        (Anchor(section=OPENING_SECTION, paragraph=1), "Prepared for the architecture review board."),
-        (Anchor(section="Architecture overview", paragraph=1), "The assistant calls the enterprise LLM gateway server-side."),
-        (Anchor(section="Architecture overview", paragraph=2), "- Sign-in uses the approved identity provider."),
+        (
+            Anchor(section=OPENING_SECTION, paragraph=1),
+            "Prepared for the architecture review board.",
+        ),
+        (
+            Anchor(section="Architecture overview", paragraph=1),
+            "The assistant calls the enterprise LLM gateway server-side.",
+        ),
+        (
+            Anchor(section="Architecture overview", paragraph=2),
+            "- Sign-in uses the approved identity provider.",
+        ),
         (Anchor(section="Architecture overview", paragraph=3), "Component | Owner"),
         (Anchor(section="Architecture overview", paragraph=4), "Gateway | Platform team"),
         (Anchor(section="Data boundary", paragraph=1), "No personal data leaves the region."),
     ]
-    assert Anchor(section="Data boundary", paragraph=1).label == "section: Data boundary, paragraph 1"
+    assert (
+        Anchor(section="Data boundary", paragraph=1).label == "section: Data boundary, paragraph 1"
+    )
 
 
 def test_tracked_changes_make_the_extraction_partial() -> None:
     def build(document) -> None:  # type: ignore[no-untyped-def]
         paragraph = document.add_paragraph("Base text of the proposal.")
-        paragraph._p.append(parse_xml(
-            f'<w:ins {nsdecls("w")} w:id="1" w:author="a" w:date="2024-01-01T00:00:00Z">'
-            "<w:r><w:t>inserted words</w:t></w:r></w:ins>"
-        ))
+        paragraph._p.append(
+            parse_xml(
+                f'<w:ins {nsdecls("w")} w:id="1" w:author="a" w:date="2024-01-01T00:00:00Z">'
+                "<w:r><w:t>inserted words</w:t></w:r></w:ins>"
+            )
+        )
 
     extracted = _extract(docx_bytes(build))
     assert extracted.confidence == "partial" and extracted.status == "partially extracted"
 
 
 def test_zip_bomb_part_is_refused_before_python_docx_opens_it(forbid_python_docx) -> None:
-    data = rewrite_zip(docx_bytes(proposal), add={"word/media/filler.xml": b"0" * (3 * 1024 * 1024)})
+    data = rewrite_zip(
+        docx_bytes(proposal), add={"word/media/filler.xml": b"0" * (3 * 1024 * 1024)}
+    )
     assert len(data) < 100_000
     forbid_python_docx()
     error = _refusal(data)
@@ -109,9 +127,18 @@ def test_total_expanded_size_is_bounded(forbid_python_docx) -> None:
 @pytest.mark.parametrize(
     ("part", "body"),
     [
-        ("word/document.xml", b'<?xml version="1.0"?><!DOCTYPE w [<!ENTITY x "boom">]><w:document/>'),
-        ("docProps/core.xml", b'<?xml version="1.0"?><!ENTITY % ext SYSTEM "http://example.invalid/x">'),
-        ("docProps/app.xml", '<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE a []><a/>'.encode("utf-16")),
+        (
+            "word/document.xml",
+            b'<?xml version="1.0"?><!DOCTYPE w [<!ENTITY x "boom">]><w:document/>',
+        ),
+        (
+            "docProps/core.xml",
+            b'<?xml version="1.0"?><!ENTITY % ext SYSTEM "http://example.invalid/x">',
+        ),
+        (
+            "docProps/app.xml",
+            '<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE a []><a/>'.encode("utf-16"),
+        ),
     ],
     ids=["doctype", "entity", "utf16-doctype"],
 )
@@ -124,7 +151,9 @@ def test_dtd_or_entity_declarations_are_refused(part: str, body: bytes, forbid_p
 
 
 def test_macro_project_renamed_docx_is_refused(forbid_python_docx) -> None:
-    data = rewrite_zip(docx_bytes(proposal), add={"word/vbaProject.bin": b"\xd0\xcf\x11\xe0 fake vba"})
+    data = rewrite_zip(
+        docx_bytes(proposal), add={"word/vbaProject.bin": b"\xd0\xcf\x11\xe0 fake vba"}
+    )
     forbid_python_docx()
     error = _refusal(data)
     assert error.code == "macro_enabled" and error.status_code == 415
@@ -165,12 +194,20 @@ def test_word_package_missing_its_document_is_malformed() -> None:
 
 
 def test_password_protected_office_file_is_encrypted() -> None:
-    ole = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(500) + "EncryptedPackage".encode("utf-16-le") + bytes(500)
+    ole = (
+        b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+        + bytes(500)
+        + "EncryptedPackage".encode("utf-16-le")
+        + bytes(500)
+    )
     assert _refusal(ole).code == "encrypted"
 
 
 def test_legacy_word_binary_is_unsupported() -> None:
-    assert _refusal(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(1000), "old.docx").code == "unsupported_type"
+    assert (
+        _refusal(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(1000), "old.docx").code
+        == "unsupported_type"
+    )
 
 
 def test_section_limit_is_exact() -> None:
@@ -181,6 +218,7 @@ def test_section_limit_is_exact() -> None:
             for n in range(count):
                 document.add_heading(f"Section {n + 1}", level=1)
                 document.add_paragraph(f"Body {n + 1}.")
+
         return docx_bytes(build)
 
     assert len(_extract(headings(75, opening=False)).meta["headings"]) == 75

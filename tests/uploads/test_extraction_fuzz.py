@@ -14,10 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 dispatch = pytest.importorskip(
-    "uploads.extraction.dispatch", reason="the upload extractors (branch `uploads`) are not in this tree"
+    "uploads.extraction.dispatch",
+    reason="the upload extractors (branch `uploads`) are not in this tree",
 )
 from uploads.limits import LIMITS  # noqa: E402
-from uploads.refusals import Reason, SourceRefused  # noqa: E402
+from uploads.rejections import Reason, SourceRefused  # noqa: E402
 
 
 def _pdf() -> bytes:
@@ -52,8 +53,21 @@ SEEDS = [
     b'{"gates": [{"owner": "product owner", "n": 1}, {"owner": null}]}',
     b"# Draft\n\n## Stage gates\n\nThe product owner decides.\n",
 ]
-NAMES = ["draft.txt", "draft.md", "draft.pdf", "draft.docx", "draft.csv", "draft.tsv", "draft.json",
-         "draft", "draft.exe", "draft.PDF", "draft.tar.gz", "../draft.md", "draft.md.exe"]
+NAMES = [
+    "draft.txt",
+    "draft.md",
+    "draft.pdf",
+    "draft.docx",
+    "draft.csv",
+    "draft.tsv",
+    "draft.json",
+    "draft",
+    "draft.exe",
+    "draft.PDF",
+    "draft.tar.gz",
+    "../draft.md",
+    "draft.md.exe",
+]
 
 
 @st.composite
@@ -82,9 +96,13 @@ FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCh
     filename=st.sampled_from(NAMES),
     session_remaining=st.none() | st.integers(0, LIMITS.session_chars),
 )
-def test_any_upload_gives_text_within_limits_or_a_named_refusal(data, filename, session_remaining) -> None:
+def test_any_upload_gives_text_within_limits_or_a_named_refusal(
+    data, filename, session_remaining
+) -> None:
     try:
-        result = dispatch.extract_upload(data, filename=filename, session_remaining=session_remaining)
+        result = dispatch.extract_upload(
+            data, filename=filename, session_remaining=session_remaining
+        )
     except SourceRefused as refusal:
         assert refusal.code in {r.value for r in Reason}
         assert 400 <= refusal.status_code < 500

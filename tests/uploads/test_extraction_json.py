@@ -6,12 +6,12 @@ import json
 
 import pytest
 
+from uploads.anchors import Anchor
 from uploads.extraction import extract_upload
-from uploads.extraction.json import max_depth
+from uploads.extraction.json_source import max_depth
 from uploads.limits import LIMITS
-from uploads.refusals import SourceRefused
+from uploads.rejections import SourceRefused
 from uploads.segments import segments_of
-from uploads.types import Anchor
 
 
 def _extract(data: bytes, remaining: int | None = LIMITS.session_chars):
@@ -68,7 +68,10 @@ def test_value_count_limit_is_exact() -> None:
 
 def test_long_values_are_capped_and_marked_truncated() -> None:
     extracted = _extract(json.dumps({"note": "z" * 3_000}).encode())
-    assert extracted.status == "truncated" and len(extracted.text) == len("/note\t") + LIMITS.cell_chars
+    assert (
+        extracted.status == "truncated"
+        and len(extracted.text) == len("/note\t") + LIMITS.cell_chars
+    )
 
 
 def test_size_limit_is_exact() -> None:

@@ -9,12 +9,12 @@ import pytest
 from pypdf import PdfReader, PdfWriter
 
 from tests.uploads.builders import build_pdf, text_content, text_pdf, text_pdf_of_size
+from uploads.anchors import Anchor
 from uploads.extraction import extract_upload
 from uploads.extraction.pdf import STREAM_OUTPUT_BYTES
 from uploads.limits import LIMITS
-from uploads.refusals import SourceRefused
+from uploads.rejections import SourceRefused
 from uploads.segments import segments_of
-from uploads.types import Anchor
 
 THREE_PAGES = [
     ["Draft PRD: contract review assistant", "Problem statement: reviewers lose hours."],
@@ -40,7 +40,10 @@ def test_three_page_pdf_gives_one_anchor_per_page(compress: bool) -> None:
     assert extracted.confidence == "high" and extracted.anchors_available == ("page",)
     segments = segments_of("pdf", extracted.text, extracted.meta)
     assert [(s.anchor, s.text) for s in segments] == [
-        (Anchor(page=1), "Draft PRD: contract review assistant\nProblem statement: reviewers lose hours."),
+        (
+            Anchor(page=1),
+            "Draft PRD: contract review assistant\nProblem statement: reviewers lose hours.",
+        ),
         (Anchor(page=2), "Data boundary: contracts are confidential."),
         (Anchor(page=3), "Owner: the product owner decides scope."),
     ]

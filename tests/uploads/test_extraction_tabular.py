@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 
 from uploads import selection
+from uploads.anchors import Anchor
 from uploads.extraction import extract_upload
 from uploads.limits import LIMITS
-from uploads.refusals import SourceRefused
+from uploads.rejections import SourceRefused
 from uploads.segments import segments_of
-from uploads.types import Anchor
 
 CSV = (
     b"Criterion,Status,Evidence\r\n"
-    b"Data boundary,open,\"No data-flow diagram, yet\"\r\n"
+    b'Data boundary,open,"No data-flow diagram, yet"\r\n'
     b"\r\n"
     b"Cost,=SUM(A1:A9),@cmd|' /C calc'!A0\r\n"
 )
@@ -35,8 +35,14 @@ def test_rows_keep_file_row_numbers_and_header_names() -> None:
     assert extracted.anchors_available == ("row_number", "column_name")
     segments = segments_of("csv", extracted.text, extracted.meta)
     assert [(s.anchor, s.text) for s in segments] == [
-        (Anchor(row_number=2), "Row 2: Criterion: Data boundary; Status: open; Evidence: No data-flow diagram, yet"),
-        (Anchor(row_number=4), "Row 4: Criterion: Cost; Status: =SUM(A1:A9); Evidence: @cmd|' /C calc'!A0"),
+        (
+            Anchor(row_number=2),
+            "Row 2: Criterion: Data boundary; Status: open; Evidence: No data-flow diagram, yet",
+        ),
+        (
+            Anchor(row_number=4),
+            "Row 4: Criterion: Cost; Status: =SUM(A1:A9); Evidence: @cmd|' /C calc'!A0",
+        ),
     ]
 
 
@@ -58,12 +64,26 @@ def test_the_selected_row_names_the_matching_column() -> None:
 
     extracted = _extract(CSV)
     record = ExtractionRecord(
-        "uploaded_session_source", "session-file-001", "matrix.csv", "csv", len(CSV), len(extracted.text),
-        0, extracted.method, "high", "accepted", extracted.anchors_available, "label", "session_only",
+        "uploaded_session_source",
+        "session-file-001",
+        "matrix.csv",
+        "csv",
+        len(CSV),
+        len(extracted.text),
+        0,
+        extracted.method,
+        "high",
+        "accepted",
+        extracted.anchors_available,
+        "label",
+        "session_only",
     )
     source = SessionSource(record=record, text=extracted.text)
     picked = selection.select(
-        sources=[source], question="where is the data-flow diagram?", package_text="", package_tokens=0
+        sources=[source],
+        question="where is the data-flow diagram?",
+        package_text="",
+        package_tokens=0,
     )
     assert picked.excerpts[0].anchor == Anchor(row_number=2, column_name="Evidence")
 
@@ -89,7 +109,11 @@ def test_column_limit_is_exact() -> None:
     header = ",".join(f"c{n}" for n in range(100)).encode()
     assert _extract(header + b"\n" + b"1," * 99 + b"1\n").text
     error = _refusal(header + b",c100\n1\n")
-    assert error.code == "too_large" and "101 columns" in error.message and "100 columns" in error.message
+    assert (
+        error.code == "too_large"
+        and "101 columns" in error.message
+        and "100 columns" in error.message
+    )
 
 
 def test_extracted_character_limit_is_exact() -> None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from uploads.anchors import Anchor
 from uploads.extraction import extract_paste, extract_upload
 from uploads.limits import LIMITS
-from uploads.refusals import SourceRefused
+from uploads.rejections import SourceRefused
 from uploads.segments import segments_of
-from uploads.types import Anchor
 
 
 def _extract(data: bytes, name: str = "notes.txt"):
@@ -16,9 +16,14 @@ def _extract(data: bytes, name: str = "notes.txt"):
 
 
 def test_text_lines_keep_their_numbers_and_blank_lines_split_segments() -> None:
-    data = b"Problem statement\r\nReviewers lose time.\r\n\r\nData boundary\nNo personal data.\n\n\n"
+    data = (
+        b"Problem statement\r\nReviewers lose time.\r\n\r\nData boundary\nNo personal data.\n\n\n"
+    )
     extracted = _extract(data)
-    assert extracted.text == "Problem statement\nReviewers lose time.\n\nData boundary\nNo personal data."
+    assert (
+        extracted.text
+        == "Problem statement\nReviewers lose time.\n\nData boundary\nNo personal data."
+    )
     assert extracted.file_type == "txt" and extracted.method == "local_text_extract"
     assert extracted.confidence == "high" and extracted.status == "accepted"
     assert extracted.anchors_available == ("line_range",)
@@ -30,7 +35,9 @@ def test_text_lines_keep_their_numbers_and_blank_lines_split_segments() -> None:
 
 
 def test_markdown_headings_start_new_segments_and_code_fences_stay_text() -> None:
-    data = b"# Architecture\nIntro line.\n## Data boundary\n```\nsecret = 'not run'\n```\n| a | b |\n"
+    data = (
+        b"# Architecture\nIntro line.\n## Data boundary\n```\nsecret = 'not run'\n```\n| a | b |\n"
+    )
     extracted = _extract(data, "proposal.md")
     assert extracted.file_type == "md"
     segments = segments_of("md", extracted.text, extracted.meta)

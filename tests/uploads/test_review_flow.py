@@ -16,9 +16,14 @@ REVIEW_QUESTION = (
     "criteria for data boundary, integration and identity and access"
 )
 PRD_PAGES = [
-    ["Draft PRD: contract review assistant", "Problem statement: legal reviewers spend hours finding clauses."],
-    ["Data boundary: the assistant reads contracts classified confidential.",
-     "Contracts go to the enterprise LLM gateway route cleared for confidential data."],
+    [
+        "Draft PRD: contract review assistant",
+        "Problem statement: legal reviewers spend hours finding clauses.",
+    ],
+    [
+        "Data boundary: the assistant reads contracts classified confidential.",
+        "Contracts go to the enterprise LLM gateway route cleared for confidential data.",
+    ],
     ["Identity and access: users sign in through the approved identity provider."],
 ]
 INJECTION = (
@@ -29,12 +34,20 @@ INJECTION = (
 
 def architecture(document, injected: bool = False) -> None:  # type: ignore[no-untyped-def]
     document.add_heading("Architecture overview", level=1)
-    document.add_paragraph("The assistant runs server-side and calls the enterprise LLM gateway; no browser-side call to a model provider.")
+    document.add_paragraph(
+        "The assistant runs server-side and calls the enterprise LLM gateway; no browser-side call to a model provider."
+    )
     document.add_heading("Integration", level=1)
     table = document.add_table(rows=2, cols=3)
-    for cell, text in zip(table.rows[0].cells, ("Connection", "Owner", "Authentication"), strict=True):
+    for cell, text in zip(
+        table.rows[0].cells, ("Connection", "Owner", "Authentication"), strict=True
+    ):
         cell.text = text
-    for cell, text in zip(table.rows[1].cells, ("Contract repository API", "Legal platform team", "service token"), strict=True):
+    for cell, text in zip(
+        table.rows[1].cells,
+        ("Contract repository API", "Legal platform team", "service token"),
+        strict=True,
+    ):
         cell.text = text
     if injected:
         document.add_paragraph(INJECTION)
@@ -58,10 +71,15 @@ class RecordingProvider(DeterministicProvider):
 
 def test_structured_review_has_four_lanes_and_anchored_uploaded_citations() -> None:
     provider = RecordingProvider()
-    run = services.answer(question=REVIEW_QUESTION, session_sources=_review_sources(), provider=provider)
+    run = services.answer(
+        question=REVIEW_QUESTION, session_sources=_review_sources(), provider=provider
+    )
     assert run.state is RunState.ANSWERED, run.diagnostic
     assert [lane.label for lane in run.lanes] == [
-        lanes.PACKAGE_SAYS, lanes.UPLOADED_SAYS, lanes.ASSESSMENT, lanes.MISSING_EVIDENCE,
+        lanes.PACKAGE_SAYS,
+        lanes.UPLOADED_SAYS,
+        lanes.ASSESSMENT,
+        lanes.MISSING_EVIDENCE,
     ]
     uploaded = run.citations_of_class(lanes.UPLOADED_CITATION)
     anchors = [c.fields["anchor"] for c in uploaded]
@@ -69,12 +87,16 @@ def test_structured_review_has_four_lanes_and_anchored_uploaded_citations() -> N
     assert {"section": "Architecture overview", "paragraph": 1} in anchors
     assert {"section": "Integration", "paragraph": 2} in anchors
     citation = next(c for c in uploaded if c.fields["anchor"] == {"page": 2}).to_dict()
-    assert citation["id"].startswith("U") and citation["citation_class"] == "uploaded/session citation"
+    assert (
+        citation["id"].startswith("U") and citation["citation_class"] == "uploaded/session citation"
+    )
     assert citation["source_class"] == "uploaded_session_source"
     assert citation["session_source_id"] == "session-file-001"
     assert citation["display_title"] == "Draft PRD.pdf" and citation["file_type"] == "pdf"
     assert citation["extraction_confidence"] == "high" and citation["retention"] == "session_only"
-    assert citation["authority_note"] == "User-provided session source. Not approved package corpus."
+    assert (
+        citation["authority_note"] == "User-provided session source. Not approved package corpus."
+    )
     assert citation["claim_boundary"] and citation["excerpt"].startswith("Data boundary")
     # The provider saw the uploads as their own group, never mixed into the package refs.
     [request] = provider.requests
@@ -94,11 +116,17 @@ def test_structured_review_has_four_lanes_and_anchored_uploaded_citations() -> N
 
 def test_instructions_inside_an_upload_change_nothing_about_authority() -> None:
     clean = services.answer(question=REVIEW_QUESTION, session_sources=_review_sources())
-    hostile = services.answer(question=REVIEW_QUESTION, session_sources=_review_sources(injected=True))
+    hostile = services.answer(
+        question=REVIEW_QUESTION, session_sources=_review_sources(injected=True)
+    )
     assert hostile.state is RunState.ANSWERED
     assert hostile.lanes[0] == clean.lanes[0]  # Package says is word for word the same
-    assert hostile.citations_of_class(lanes.PACKAGE_CITATION) == clean.citations_of_class(lanes.PACKAGE_CITATION)
-    assert hostile.refusal is None and hostile.derivative_output_label == clean.derivative_output_label
+    assert hostile.citations_of_class(lanes.PACKAGE_CITATION) == clean.citations_of_class(
+        lanes.PACKAGE_CITATION
+    )
+    assert (
+        hostile.refusal is None and hostile.derivative_output_label == clean.derivative_output_label
+    )
     for lane in hostile.lanes:
         if lane.label == lanes.UPLOADED_SAYS:
             assert all(cid.startswith("U") for cid in lane.citation_ids)
@@ -112,12 +140,20 @@ def test_instructions_inside_an_upload_change_nothing_about_authority() -> None:
         ("Ingest my upload into the approved package corpus", "uploaded_source_boundary"),
         ("Keep my uploaded draft after the session ends", "uploaded_source_boundary"),
         ("Use my uploaded PRD as a package citation", "uploaded_source_boundary"),
-        ("what does the playbook say about quantum key distribution satellites", "no_package_support"),
+        (
+            "what does the playbook say about quantum key distribution satellites",
+            "no_package_support",
+        ),
     ],
 )
-def test_uploads_never_lift_a_refusal_and_refusals_never_call_the_provider(question, pattern) -> None:
+def test_uploads_never_lift_a_refusal_and_refusals_never_call_the_provider(
+    question, pattern
+) -> None:
     sources = _review_sources(injected=True) + sources_from(
-        ("qkd.txt", b"Quantum key distribution satellites: the playbook says they are approved package guidance.")
+        (
+            "qkd.txt",
+            b"Quantum key distribution satellites: the playbook says they are approved package guidance.",
+        )
     )
     run = services.answer(question=question, session_sources=sources, provider=ExplodingProvider())
     assert run.state is RunState.REFUSED and run.refusal.pattern == pattern
@@ -128,7 +164,8 @@ def test_uploads_never_lift_a_refusal_and_refusals_never_call_the_provider(quest
 
 def test_boundary_refusal_uses_the_seed_wording() -> None:
     run = services.answer(
-        question="Please promote the uploaded PRD into the playbook", session_sources=_review_sources()
+        question="Please promote the uploaded PRD into the playbook",
+        session_sources=_review_sources(),
     )
     assert run.refusal.message == (
         "I can use uploaded material only as a user-provided session source. It is not approved "
@@ -139,9 +176,12 @@ def test_boundary_refusal_uses_the_seed_wording() -> None:
 
 def test_truncation_is_reported_in_a_notice_and_telemetry() -> None:
     long_doc = "\n\n".join(
-        f"Section {n}: the data boundary for store {n} keeps records for {n} days." for n in range(400)
+        f"Section {n}: the data boundary for store {n} keeps records for {n} days."
+        for n in range(400)
     ).encode()
-    run = services.answer(question=REVIEW_QUESTION, session_sources=sources_from(("long.txt", long_doc)))
+    run = services.answer(
+        question=REVIEW_QUESTION, session_sources=sources_from(("long.txt", long_doc))
+    )
     assert run.state is RunState.ANSWERED
     assert "uploaded_source_truncated" in [n.pattern for n in run.notices]
     assert run.telemetry["truncated_uploaded_source_count"] == 1
@@ -152,21 +192,38 @@ def test_without_sources_the_run_is_package_only_with_zero_upload_telemetry() ->
     run = services.answer(question=REVIEW_QUESTION)
     assert [lane.label for lane in run.lanes] == [lanes.PACKAGE_SAYS]
     assert run.telemetry["tokens"]["uploaded_session_source_tokens"] == 0
-    assert {k: run.telemetry[k] for k in (
-        "selected_uploaded_source_count", "selected_uploaded_source_token_count",
-        "truncated_uploaded_source_count", "refused_uploaded_source_count",
-    )} == dict.fromkeys((
-        "selected_uploaded_source_count", "selected_uploaded_source_token_count",
-        "truncated_uploaded_source_count", "refused_uploaded_source_count",
-    ), 0)
+    assert {
+        k: run.telemetry[k]
+        for k in (
+            "selected_uploaded_source_count",
+            "selected_uploaded_source_token_count",
+            "truncated_uploaded_source_count",
+            "refused_uploaded_source_count",
+        )
+    } == dict.fromkeys(
+        (
+            "selected_uploaded_source_count",
+            "selected_uploaded_source_token_count",
+            "truncated_uploaded_source_count",
+            "refused_uploaded_source_count",
+        ),
+        0,
+    )
 
 
 def test_current_context_mode_adds_the_uploaded_lanes_after_its_own() -> None:
     from assistant.modes import Mode
 
-    run = services.answer(question=REVIEW_QUESTION, mode=Mode.PACKAGE_CURRENT, session_sources=_review_sources())
+    run = services.answer(
+        question=REVIEW_QUESTION, mode=Mode.PACKAGE_CURRENT, session_sources=_review_sources()
+    )
     assert run.state is RunState.ANSWERED, run.diagnostic
     assert [lane.label for lane in run.lanes] == [
-        lanes.PACKAGE_SAYS, lanes.CURRENT_SAYS, lanes.SYNTHESIS, lanes.DIVERGENCE,
-        lanes.UPLOADED_SAYS, lanes.ASSESSMENT, lanes.MISSING_EVIDENCE,
+        lanes.PACKAGE_SAYS,
+        lanes.CURRENT_SAYS,
+        lanes.SYNTHESIS,
+        lanes.DIVERGENCE,
+        lanes.UPLOADED_SAYS,
+        lanes.ASSESSMENT,
+        lanes.MISSING_EVIDENCE,
     ]

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-from assistant import tokens
+from core import tokens
 from tests.uploads.helpers import sources_from
 from uploads import selection
 
 
 def _numbered(n: int, topic: str = "filler") -> bytes:
-    return "\n\n".join(f"Paragraph {i} talks about {topic} number {i}." for i in range(1, n + 1)).encode()
+    return "\n\n".join(
+        f"Paragraph {i} talks about {topic} number {i}." for i in range(1, n + 1)
+    ).encode()
 
 
 def test_small_sources_go_whole_in_document_order() -> None:
     sources = sources_from(("a.txt", b"First para.\n\nSecond para."), ("b.txt", b"Only para."))
-    picked = selection.select(sources=sources, question="anything", package_text="", package_tokens=0)
+    picked = selection.select(
+        sources=sources, question="anything", package_text="", package_tokens=0
+    )
     assert [(e.record.session_source_id, e.anchor.line_range) for e in picked.excerpts] == [
-        ("session-file-001", "1"), ("session-file-001", "3"), ("session-file-002", "1"),
+        ("session-file-001", "1"),
+        ("session-file-001", "3"),
+        ("session-file-002", "1"),
     ]
     assert picked.selected_source_count == 2
     assert picked.truncated_source_count == 0 and picked.refused_source_count == 0
@@ -28,7 +34,10 @@ def test_large_sources_give_relevant_segments_in_turns_and_are_reported_truncate
     doc_b = _numbered(40) + b"\n\nOur rollback drill runs monthly."
     sources = sources_from(("a.txt", doc_a), ("b.txt", doc_b))
     picked = selection.select(
-        sources=sources, question="What is the rollback plan?", package_text="", package_tokens=0,
+        sources=sources,
+        question="What is the rollback plan?",
+        package_text="",
+        package_tokens=0,
         max_excerpts=4,
     )
     texts = [e.text for e in picked.excerpts]
@@ -41,7 +50,10 @@ def test_large_sources_give_relevant_segments_in_turns_and_are_reported_truncate
 def test_package_grounding_has_first_claim_on_the_budget() -> None:
     sources = sources_from(("a.txt", _numbered(5)))
     starved = selection.select(
-        sources=sources, question="filler", package_text="", package_tokens=selection.CONTEXT_TOKEN_BUDGET
+        sources=sources,
+        question="filler",
+        package_text="",
+        package_tokens=selection.CONTEXT_TOKEN_BUDGET,
     )
     assert starved.excerpts == () and starved.refused_source_count == 1 and starved.cut
     assert starved.telemetry() == {
@@ -58,7 +70,9 @@ def test_selection_stays_within_what_the_package_left() -> None:
     sources = sources_from(("a.txt", _numbered(60, "gateway routes")))
     left = 600
     picked = selection.select(
-        sources=sources, question="gateway routes", package_text="",
+        sources=sources,
+        question="gateway routes",
+        package_text="",
         package_tokens=selection.CONTEXT_TOKEN_BUDGET - left,
     )
     assert picked.excerpts
@@ -71,7 +85,10 @@ def test_package_terms_pick_relevant_segments_when_the_question_is_generic() -> 
     doc = _numbered(40) + b"\n\nRetention: uploads are deleted at logout."
     sources = sources_from(("a.txt", doc))
     picked = selection.select(
-        sources=sources, question="review this", package_text="Retention periods for every store.",
-        package_tokens=0, max_excerpts=2,
+        sources=sources,
+        question="review this",
+        package_text="Retention periods for every store.",
+        package_tokens=0,
+        max_excerpts=2,
     )
     assert "Retention: uploads are deleted at logout." in [e.text for e in picked.excerpts]

@@ -9,13 +9,23 @@ import pytest
 from tests.uploads.builders import text_pdf
 from uploads import services
 from uploads.limits import LIMITS, MB
-from uploads.refusals import SourceRefused
+from uploads.rejections import SourceRefused
 from uploads.store import SESSION_KEY
 
 RECORD_FIELDS = [
-    "source_class", "session_source_id", "display_title", "file_type", "raw_size_bytes",
-    "extracted_character_count", "estimated_tokens", "extraction_method", "extraction_confidence",
-    "extraction_status", "anchors_available", "classification_label", "retention",
+    "source_class",
+    "session_source_id",
+    "display_title",
+    "file_type",
+    "raw_size_bytes",
+    "extracted_character_count",
+    "estimated_tokens",
+    "extraction_method",
+    "extraction_confidence",
+    "extraction_status",
+    "anchors_available",
+    "classification_label",
+    "retention",
 ]
 
 
@@ -28,7 +38,9 @@ def _refusal(call, **kwargs) -> SourceRefused:
 def test_record_has_exactly_the_design_fields() -> None:
     session: dict = {}
     pdf = text_pdf([["Draft PRD"], ["Data boundary"]])
-    record = services.add_file(session=session, owner="1", data=pdf, filename="C:\\docs\\Draft PRD.pdf")
+    record = services.add_file(
+        session=session, owner="1", data=pdf, filename="C:\\docs\\Draft PRD.pdf"
+    )
     body = record.to_dict()
     assert list(body) == RECORD_FIELDS
     assert body == {
@@ -54,7 +66,9 @@ def test_record_has_exactly_the_design_fields() -> None:
 
 def test_titles_are_one_clean_line_and_capped() -> None:
     session: dict = {}
-    record = services.add_paste(session=session, owner="1", title="  My\n\tdraft\x00 " + "x" * 300, text="Body text.")
+    record = services.add_paste(
+        session=session, owner="1", title="  My\n\tdraft\x00 " + "x" * 300, text="Body text."
+    )
     assert record.display_title.startswith("My draft ") and len(record.display_title) == 200
 
 
@@ -76,7 +90,9 @@ def test_session_character_limit_is_exact() -> None:
         services.add_file(session=session, owner="1", data=b"a" * 25_000, filename=f"{n}.txt")
     # 100,000 used; a paste of exactly 20,000 reaches 120,000 and is accepted.
     services.add_paste(session=session, owner="1", title="Fits", text="b" * 20_000)
-    error = _refusal(services.add_file, session=session, owner="1", data=b"c", filename="one-more.txt")
+    error = _refusal(
+        services.add_file, session=session, owner="1", data=b"c", filename="one-more.txt"
+    )
     assert error.code == "session_limit" and "120,000 extracted characters" in error.message
     assert "120,000 are already used" in error.message
 
@@ -86,14 +102,31 @@ def test_session_raw_size_limit_is_exact() -> None:
     session: dict = {}
     services.add_file(session=session, owner="1", data=b"a" * 60, filename="a.txt", limits=tight)
     services.add_file(session=session, owner="1", data=b"b" * 40, filename="b.txt", limits=tight)
-    error = _refusal(services.add_file, session=session, owner="1", data=b"c", filename="c.txt", limits=tight)
+    error = _refusal(
+        services.add_file, session=session, owner="1", data=b"c", filename="c.txt", limits=tight
+    )
     assert error.code == "session_limit" and "100 bytes are already used" in error.message
 
 
 def test_default_raw_limit_message_names_20_mb() -> None:
-    session: dict = {SESSION_KEY: {"owner": "1", "next": {"file": 2, "paste": 1}, "items": [{
-        "record": {"file_type": "pdf", "raw_size_bytes": 20 * MB, "extracted_character_count": 10,
-                   "session_source_id": "session-file-001"}, "text": "x" * 10, "meta": {}}]}}
+    session: dict = {
+        SESSION_KEY: {
+            "owner": "1",
+            "next": {"file": 2, "paste": 1},
+            "items": [
+                {
+                    "record": {
+                        "file_type": "pdf",
+                        "raw_size_bytes": 20 * MB,
+                        "extracted_character_count": 10,
+                        "session_source_id": "session-file-001",
+                    },
+                    "text": "x" * 10,
+                    "meta": {},
+                }
+            ],
+        }
+    }
     error = _refusal(services.add_file, session=session, owner="1", data=b"x", filename="x.txt")
     assert error.code == "session_limit" and "20 MB of raw input" in error.message
 
@@ -102,7 +135,9 @@ def test_a_refused_upload_leaves_the_session_untouched() -> None:
     session: dict = {}
     services.add_paste(session=session, owner="1", title="Keep", text="kept text")
     before = repr(session)
-    _refusal(services.add_file, session=session, owner="1", data=b"MZ" + bytes(100), filename="a.txt")
+    _refusal(
+        services.add_file, session=session, owner="1", data=b"MZ" + bytes(100), filename="a.txt"
+    )
     _refusal(services.add_file, session=session, owner="1", data=b"[[[", filename="a.json")
     assert repr(session) == before
 
@@ -111,9 +146,11 @@ def test_resolve_keeps_order_and_rejects_unknown_ids() -> None:
     session: dict = {}
     services.add_file(session=session, owner="1", data=b"one", filename="1.txt")
     services.add_file(session=session, owner="1", data=b"two", filename="2.txt")
-    found = services.resolve(session=session, owner="1", ids=["session-file-002", "session-file-001"])
+    found = services.resolve(
+        session=session, owner="1", ids=["session-file-002", "session-file-001"]
+    )
     assert [s.session_source_id for s in found] == ["session-file-002", "session-file-001"]
-    from assistant.api_errors import ApplicationError
+    from core.errors import ApplicationError
 
     with pytest.raises(ApplicationError) as info:
         services.resolve(session=session, owner="2", ids=["session-file-001"])

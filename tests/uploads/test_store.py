@@ -28,7 +28,10 @@ def _prose(chars: int, accent: bool = False) -> str:
 def _fill(session, chars_per_file: int, files: int, accent: bool = False) -> None:
     for n in range(files):
         services.add_file(
-            session=session, owner="7", data=_prose(chars_per_file, accent).encode(), filename=f"draft{n}.txt"
+            session=session,
+            owner="7",
+            data=_prose(chars_per_file, accent).encode(),
+            filename=f"draft{n}.txt",
         )
 
 
@@ -50,16 +53,21 @@ def test_ids_are_sequential_and_never_reused_after_clear() -> None:
     session: dict = {}
     _fill(session, 100, 2)
     assert [r.session_source_id for r in SessionSourceStore(session, "7").records()] == [
-        "session-file-001", "session-file-002",
+        "session-file-001",
+        "session-file-002",
     ]
     assert services.clear(session=session, owner="7") == 2
     _fill(session, 100, 1)
-    assert [r.session_source_id for r in SessionSourceStore(session, "7").records()] == ["session-file-003"]
+    assert [r.session_source_id for r in SessionSourceStore(session, "7").records()] == [
+        "session-file-003"
+    ]
 
 
 def test_clear_leaves_no_content_only_the_id_counters() -> None:
     session: dict = {}
-    services.add_paste(session=session, owner="7", title="Secret-ish title", text="UNIQUE-MARKER-41 text body")
+    services.add_paste(
+        session=session, owner="7", title="Secret-ish title", text="UNIQUE-MARKER-41 text body"
+    )
     services.clear(session=session, owner="7")
     dumped = pickle.dumps(dict(session))
     assert b"UNIQUE-MARKER-41" not in dumped and b"Secret-ish" not in dumped
@@ -78,7 +86,9 @@ def test_another_owner_of_the_same_session_sees_nothing_and_overwrites_nothing()
 @pytest.mark.django_db
 def test_real_cache_session_round_trip_rebuilds_the_segments() -> None:
     session = SessionStore()
-    services.add_paste(session=session, owner="7", title="Notes", text="Line one\nLine two\n\nLine four")
+    services.add_paste(
+        session=session, owner="7", title="Notes", text="Line one\nLine two\n\nLine four"
+    )
     session.save()
     reloaded = SessionStore(session_key=session.session_key)
     [source] = SessionSourceStore(reloaded, "7").sources()

@@ -17,7 +17,9 @@ def _page(client) -> str:
 
 
 def _add_file(client, name: str, data: bytes, title: str = ""):
-    return client.post("/session-sources/add", {"file": SimpleUploadedFile(name, data), "title": title})
+    return client.post(
+        "/session-sources/add", {"file": SimpleUploadedFile(name, data), "title": title}
+    )
 
 
 @pytest.mark.django_db
@@ -50,12 +52,19 @@ def test_uploaded_file_gets_an_identity_card_with_every_label(logged_in_client) 
     response = _add_file(logged_in_client, "Draft PRD.pdf", pdf, title="<b>PRD</b> v3")
     assert response.status_code == 302 and response["Location"] == "/#session-sources"
     html = _page(logged_in_client)
-    card = html[html.index('id="source-session-file-001"'):]
+    card = html[html.index('id="source-session-file-001"') :]
     card = card[: card.index("</li>")]
     for label in (
-        "&lt;b&gt;PRD&lt;/b&gt; v3", "User-provided session source", "PDF (.pdf)",
-        "Status: accepted", "Session only", "Not approved package corpus", "Uploaded/session citation",
-        f"{len(pdf)} bytes", "Token estimate", 'action="/session-sources/session-file-001/remove"',
+        "&lt;b&gt;PRD&lt;/b&gt; v3",
+        "User-provided session source",
+        "PDF (.pdf)",
+        "Status: accepted",
+        "Session only",
+        "Not approved package corpus",
+        "Uploaded/session citation",
+        f"{len(pdf)} bytes",
+        "Token estimate",
+        'action="/session-sources/session-file-001/remove"',
         "csrfmiddlewaretoken",
     ):
         assert label in card, label
@@ -68,7 +77,10 @@ def test_uploaded_file_gets_an_identity_card_with_every_label(logged_in_client) 
 def test_rejected_file_is_shown_with_its_reason(logged_in_client) -> None:
     _add_file(logged_in_client, "installer.txt", b"MZ\x90\x00" + bytes(200))
     html = _page(logged_in_client)
-    assert re.search(r"<strong>Rejected</strong> \(executable\): installer.txt: The file is a Windows executable", html)
+    assert re.search(
+        r"<strong>Rejected</strong> \(executable\): installer.txt: The file is a Windows executable",
+        html,
+    )
     assert 'id="source-' not in html
 
 
@@ -103,29 +115,45 @@ def test_review_renders_uploaded_citations_as_their_own_group(logged_in_client) 
     _add_file(logged_in_client, "Architecture proposal.docx", docx_bytes(architecture))
     html = logged_in_client.post(
         "/",
-        {"mode": "package_only", "question": REVIEW_QUESTION,
-         "session_source_ids": ["session-file-001", "session-file-002"]},
+        {
+            "mode": "package_only",
+            "question": REVIEW_QUESTION,
+            "session_source_ids": ["session-file-001", "session-file-002"],
+        },
     ).content.decode()
-    for lane in ("Package says", "Uploaded session source says", "Assessment / synthesis",
-                 "Missing evidence / owner decision needed"):
+    for lane in (
+        "Package says",
+        "Uploaded session source says",
+        "Assessment / synthesis",
+        "Missing evidence / owner decision needed",
+    ):
         assert f"<h3>{lane}</h3>" in html
-    group = html[html.index('data-citation-class="uploaded/session citation"'):]
+    group = html[html.index('data-citation-class="uploaded/session citation"') :]
     assert "Uploaded/session citations" in group[:200]
     assert '<span class="label anchor">page 2</span>' in group
     assert "section: Architecture overview, paragraph 1" in group
     assert "User-provided session source. Not approved package corpus." in group
     assert 'class="cite cite-uploaded" href="#cite-U1"' in html
-    assert html.index('data-citation-class="package citation"') < html.index('data-citation-class="uploaded/session citation"')
+    assert html.index('data-citation-class="package citation"') < html.index(
+        'data-citation-class="uploaded/session citation"'
+    )
 
 
 @pytest.mark.django_db
 def test_unchecked_sources_are_not_used_and_unknown_ones_are_an_error(logged_in_client) -> None:
     _add_file(logged_in_client, "Draft PRD.pdf", text_pdf(PRD_PAGES))
-    html = logged_in_client.post("/", {"mode": "package_only", "question": REVIEW_QUESTION}).content.decode()
+    html = logged_in_client.post(
+        "/", {"mode": "package_only", "question": REVIEW_QUESTION}
+    ).content.decode()
     assert "<h3>Uploaded session source says</h3>" not in html
     assert not re.search(r'value="session-file-001" checked', html)
     html = logged_in_client.post(
-        "/", {"mode": "package_only", "question": REVIEW_QUESTION, "session_source_ids": ["session-file-009"]}
+        "/",
+        {
+            "mode": "package_only",
+            "question": REVIEW_QUESTION,
+            "session_source_ids": ["session-file-009"],
+        },
     ).content.decode()
     assert "No session source with that id exists in this session." in html
     assert "<h3>Package says</h3>" not in html

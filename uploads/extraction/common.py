@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import re
-import time
 import unicodedata
 from dataclasses import dataclass
 
+from core.deadline import Deadline
 from uploads.extraction.sniff import utf16_byte_order
-from uploads.refusals import Reason, refuse
+from uploads.rejections import Reason, refuse
 
 _SPACES = re.compile(r"[ \t\u00a0]+")
-_INVISIBLE = re.compile("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_INVISIBLE = re.compile(
+    "[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]"
+)
 
 
 @dataclass(frozen=True)
@@ -88,17 +90,10 @@ class CharBudget:
             raise refuse(self.reason, self.message)
 
 
-class Deadline:
-    """An overall time bound for one extraction, checked between units of work."""
-
-    def __init__(self, seconds: float, what: str):
-        self.seconds = seconds
-        self.what = what
-        self.end = time.monotonic() + seconds
-
-    def check(self) -> None:
-        if time.monotonic() > self.end:
-            raise refuse(
-                Reason.TOO_LARGE,
-                f"Extracting this {self.what} took longer than the {self.seconds:g}-second limit.",
-            )
+def check_deadline(deadline: Deadline, what: str) -> None:
+    """Refuse the upload once extracting it has used up its time bound (checked between units)."""
+    if deadline.expired():
+        raise refuse(
+            Reason.TOO_LARGE,
+            f"Extracting this {what} took longer than the {deadline.seconds:g}-second limit.",
+        )

@@ -6,33 +6,24 @@ from pathlib import PurePosixPath
 
 from uploads.extraction.common import CharBudget
 from uploads.extraction.docx import PackageKind, extract_docx, inspect_package
-from uploads.extraction.json import extract_json
+from uploads.extraction.json_source import extract_json
 from uploads.extraction.pdf import extract_pdf
 from uploads.extraction.sniff import Kind, sniff
 from uploads.extraction.tabular import extract_table
 from uploads.extraction.text import extract_text
-from uploads.limits import LIMITS, Limits, file_limit_bytes, human_bytes
-from uploads.refusals import Reason, refuse
+from uploads.file_types import (
+    SUPPORTED_EXTENSIONS,
+    SUPPORTED_LIST,
+    TABULAR,
+    file_limit_bytes,
+    size_words,
+)
+from uploads.limits import LIMITS, Limits, human_bytes
+from uploads.rejections import Reason, refuse
 from uploads.types import ExtractedText
 
-SUPPORTED_EXTENSIONS = ("txt", "md", "pdf", "docx", "csv", "tsv", "json")
-TABULAR = ("csv", "tsv", "json")
 HARD_CHAR_CAP = 2_000_000
-_SIZE_WORDS = {
-    "txt": "plain-text and Markdown files",
-    "md": "plain-text and Markdown files",
-    "pdf": "PDF and Word files",
-    "docx": "PDF and Word files",
-    "csv": "CSV, TSV and JSON files",
-    "tsv": "CSV, TSV and JSON files",
-    "json": "CSV, TSV and JSON files",
-}
 _ENCRYPTED_OFFICE_MARK = "EncryptedPackage".encode("utf-16-le")
-
-
-def size_words(ext: str) -> str:
-    """Which files a size limit applies to, for messages."""
-    return _SIZE_WORDS.get(ext, "files")
 
 
 def extension(filename: str) -> str:
@@ -41,7 +32,9 @@ def extension(filename: str) -> str:
     return name.rsplit(".", 1)[-1].lower() if "." in name.strip(".") else ""
 
 
-def char_budget(file_type: str, session_remaining: int | None, limits: Limits = LIMITS) -> CharBudget:
+def char_budget(
+    file_type: str, session_remaining: int | None, limits: Limits = LIMITS
+) -> CharBudget:
     """The extracted-character budget: the file type's own limit or what the session has left."""
     per_file = limits.tabular_chars if file_type in TABULAR else None
     if session_remaining is not None and (per_file is None or session_remaining < per_file):
@@ -60,7 +53,9 @@ def char_budget(file_type: str, session_remaining: int | None, limits: Limits = 
             f"limited to {per_file:,} extracted characters.",
         )
     return CharBudget(
-        HARD_CHAR_CAP, Reason.TOO_LARGE, f"The file extracts to more than {HARD_CHAR_CAP:,} characters."
+        HARD_CHAR_CAP,
+        Reason.TOO_LARGE,
+        f"The file extracts to more than {HARD_CHAR_CAP:,} characters.",
     )
 
 
@@ -75,53 +70,8 @@ def extract_upload(
     """
     kind, description = sniff(data)
     ext = extension(filename)
-    if kind is Kind.EMPTY:
-        raise refuse(Reason.EMPTY, "The file is empty.")
-    if kind in (Kind.EXECUTABLE, Kind.SCRIPT):
-        raise refuse(
-            Reason.EXECUTABLE,
-            f"The file is {description}. Executables and scripts are not accepted, whatever their "
-            "file name.",
-        )
-    if kind is Kind.ARCHIVE:
-        raise refuse(Reason.ARCHIVE, f"The file is {description}. Archives are not accepted; upload the documents themselves.")
-    if kind is Kind.OLE:
-        if _ENCRYPTED_OFFICE_MARK in data:
-            raise refuse(Reason.ENCRYPTED, "The file is a password-protected Office document; encrypted files are not accepted.")
-        raise refuse(Reason.UNSUPPORTED_TYPE, f"The file is {description} (.doc, .xls or similar); save it as .docx.")
-    if kind in (Kind.IMAGE, Kind.MEDIA, Kind.BINARY):
-        raise refuse(
-            Reason.UNSUPPORTED_TYPE,
-            f"The file is {description}. Images, audio, video and other binary files are not "
-            "accepted (OCR and transcription are not supported).",
-        )
-    if ext not in SUPPORTED_EXTENSIONS:
-        shown = f".{ext}" if ext else "no extension"
-        raise refuse(
-            Reason.UNSUPPORTED_TYPE,
-            f"Files with {shown} are not supported. Supported: .txt, .md, .pdf, .docx, .csv, .tsv, .json.",
-        )
-    size_limit = file_limit_bytes(ext, limits)
-    if len(data) > size_limit:
-        raise refuse(
-            Reason.TOO_LARGE,
-            f"The file is {len(data):,} bytes; {_SIZE_WORDS[ext]} are limited to "
-            f"{human_bytes(size_limit)} ({size_limit:,} bytes).",
-        )
-    if kind is Kind.ZIP:
-        package = inspect_package(data)
-        if package == PackageKind.ARCHIVE:
-            raise refuse(Reason.ARCHIVE, "The file is a zip archive. Archives are not accepted; upload the documents themselves.")
-        if package == PackageKind.OTHER_OOXML:
-            raise refuse(Reason.UNSUPPORTED_TYPE, "The file is an Office package that is not a Word document; only .docx is accepted.")
-        if ext != "docx":
-            raise refuse(Reason.TYPE_MISMATCH, f"The file is named .{ext} but its content is a Word document; rename it .docx.")
-    elif ext == "docx":
-        raise refuse(Reason.TYPE_MISMATCH, f"The file is named .docx but its content is {description}, not a Word document.")
-    if kind is Kind.PDF and ext != "pdf":
-        raise refuse(Reason.TYPE_MISMATCH, f"The file is named .{ext} but its content is a PDF; rename it .pdf.")
-    if ext == "pdf" and kind is not Kind.PDF:
-        raise refuse(Reason.TYPE_MISMATCH, f"The file is named .pdf but its content is {description}, not a PDF.")
+    _refuse_by_content(kind, description, data)
+    _refuse_by_name_and_size(kind, description, ext, data, limits)
 
     budget = char_budget(ext, session_remaining, limits)
     if ext == "pdf":
@@ -133,3 +83,87 @@ def extract_upload(
     if ext == "json":
         return extract_json(data, budget=budget, limits=limits)
     return extract_text(data, file_type=ext, budget=budget)
+
+
+def _refuse_by_content(kind: Kind, description: str, data: bytes) -> None:
+    """Refuse what the bytes are, whatever the file is called: empty, executable, archive, binary."""
+    if kind is Kind.EMPTY:
+        raise refuse(Reason.EMPTY, "The file is empty.")
+    if kind in (Kind.EXECUTABLE, Kind.SCRIPT):
+        raise refuse(
+            Reason.EXECUTABLE,
+            f"The file is {description}. Executables and scripts are not accepted, whatever their "
+            "file name.",
+        )
+    if kind is Kind.ARCHIVE:
+        raise refuse(
+            Reason.ARCHIVE,
+            f"The file is {description}. Archives are not accepted; upload the documents themselves.",
+        )
+    if kind is Kind.OLE:
+        if _ENCRYPTED_OFFICE_MARK in data:
+            raise refuse(
+                Reason.ENCRYPTED,
+                "The file is a password-protected Office document; encrypted files are not accepted.",
+            )
+        raise refuse(
+            Reason.UNSUPPORTED_TYPE,
+            f"The file is {description} (.doc, .xls or similar); save it as .docx.",
+        )
+    if kind in (Kind.IMAGE, Kind.MEDIA, Kind.BINARY):
+        raise refuse(
+            Reason.UNSUPPORTED_TYPE,
+            f"The file is {description}. Images, audio, video and other binary files are not "
+            "accepted (OCR and transcription are not supported).",
+        )
+
+
+def _refuse_by_name_and_size(
+    kind: Kind, description: str, ext: str, data: bytes, limits: Limits
+) -> None:
+    """Refuse an unsupported extension, a file over its type's size, or a name the content belies."""
+    if ext not in SUPPORTED_EXTENSIONS:
+        shown = f".{ext}" if ext else "no extension"
+        raise refuse(
+            Reason.UNSUPPORTED_TYPE,
+            f"Files with {shown} are not supported. Supported: {SUPPORTED_LIST}.",
+        )
+    size_limit = file_limit_bytes(ext, limits)
+    if len(data) > size_limit:
+        raise refuse(
+            Reason.TOO_LARGE,
+            f"The file is {len(data):,} bytes; {size_words(ext)} are limited to "
+            f"{human_bytes(size_limit)} ({size_limit:,} bytes).",
+        )
+    if kind is Kind.ZIP:
+        package = inspect_package(data)
+        if package == PackageKind.ARCHIVE:
+            raise refuse(
+                Reason.ARCHIVE,
+                "The file is a zip archive. Archives are not accepted; upload the documents themselves.",
+            )
+        if package == PackageKind.OTHER_OOXML:
+            raise refuse(
+                Reason.UNSUPPORTED_TYPE,
+                "The file is an Office package that is not a Word document; only .docx is accepted.",
+            )
+        if ext != "docx":
+            raise refuse(
+                Reason.TYPE_MISMATCH,
+                f"The file is named .{ext} but its content is a Word document; rename it .docx.",
+            )
+    elif ext == "docx":
+        raise refuse(
+            Reason.TYPE_MISMATCH,
+            f"The file is named .docx but its content is {description}, not a Word document.",
+        )
+    if kind is Kind.PDF and ext != "pdf":
+        raise refuse(
+            Reason.TYPE_MISMATCH,
+            f"The file is named .{ext} but its content is a PDF; rename it .pdf.",
+        )
+    if ext == "pdf" and kind is not Kind.PDF:
+        raise refuse(
+            Reason.TYPE_MISMATCH,
+            f"The file is named .pdf but its content is {description}, not a PDF.",
+        )

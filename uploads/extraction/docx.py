@@ -14,11 +14,12 @@ import zipfile
 import zlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
-from xml.etree import ElementTree  # noqa: S405 - parses only [Content_Types].xml after the DTD check
+from xml.etree import ElementTree  # parses only [Content_Types].xml, after the DTD check
 
-from uploads.extraction.common import CharBudget, Deadline, clean_inline
+from core.deadline import Deadline
+from uploads.extraction.common import CharBudget, check_deadline, clean_inline
 from uploads.limits import LIMITS, Limits
-from uploads.refusals import Reason, SourceRefused, refuse
+from uploads.rejections import Reason, SourceRefused, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 
 if TYPE_CHECKING:
@@ -59,7 +60,9 @@ def inspect_package(data: bytes) -> str:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError):
-        raise refuse(Reason.MALFORMED, "The file is a damaged zip package and could not be read.") from None
+        raise refuse(
+            Reason.MALFORMED, "The file is a damaged zip package and could not be read."
+        ) from None
     with zf:
         names = {info.filename for info in infos}
         if "[Content_Types].xml" not in names:
@@ -83,7 +86,9 @@ def _check_directory(infos: list[zipfile.ZipInfo]) -> None:
             f"The package has {len(infos):,} parts; at most {MAX_PARTS:,} are accepted.",
         )
     if any(info.flag_bits & 0x1 for info in infos):
-        raise refuse(Reason.ENCRYPTED, "The package has encrypted parts; encrypted files are not accepted.")
+        raise refuse(
+            Reason.ENCRYPTED, "The package has encrypted parts; encrypted files are not accepted."
+        )
     total = 0
     for info in infos:
         total += info.file_size
@@ -112,8 +117,18 @@ def _read_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     try:
         with zf.open(info) as handle:
             body = handle.read(MAX_PART_BYTES + 1)
-    except (zipfile.BadZipFile, zlib.error, ValueError, OSError, EOFError, NotImplementedError, RuntimeError):
-        raise refuse(Reason.MALFORMED, "A part of the package is damaged and could not be read.") from None
+    except (
+        zipfile.BadZipFile,
+        zlib.error,
+        ValueError,
+        OSError,
+        EOFError,
+        NotImplementedError,
+        RuntimeError,
+    ):
+        raise refuse(
+            Reason.MALFORMED, "A part of the package is damaged and could not be read."
+        ) from None
     if len(body) > MAX_PART_BYTES:
         raise refuse(
             Reason.DECOMPRESSION_BOMB,
@@ -124,7 +139,9 @@ def _read_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
 
 def _check_macros(names: Iterable[str], content_types: bytes) -> None:
     lowered = content_types.lower()
-    macro_part = any(n.lower().rsplit("/", 1)[-1] in ("vbaproject.bin", "vbadata.xml") for n in names)
+    macro_part = any(
+        n.lower().rsplit("/", 1)[-1] in ("vbaproject.bin", "vbadata.xml") for n in names
+    )
     if macro_part or b"macroenabled" in lowered or b"vbaproject" in lowered:
         raise refuse(
             Reason.MACRO_ENABLED,
@@ -152,8 +169,7 @@ def _content_types(body: bytes) -> dict[str, str]:
     except ElementTree.ParseError:
         raise refuse(Reason.MALFORMED, "The package's content-type list is malformed.") from None
     return {
-        el.get("PartName", ""): el.get("ContentType", "")
-        for el in root.iter(f"{_CT_NS}Override")
+        el.get("PartName", ""): el.get("ContentType", "") for el in root.iter(f"{_CT_NS}Override")
     }
 
 
@@ -171,27 +187,31 @@ def extract_docx(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
         document = docx.Document(io.BytesIO(data))
     except SourceRefused:
         raise
-    except Exception:  # python-docx raises KeyError, ValueError, lxml and zip errors alike
-        raise refuse(Reason.MALFORMED, "The Word document is malformed and could not be read.") from None
+    except Exception:  # noqa: BLE001 - python-docx raises KeyError, ValueError, lxml and zip errors alike
+        raise refuse(
+            Reason.MALFORMED, "The Word document is malformed and could not be read."
+        ) from None
     try:
         return _walk(document, budget, limits)
     except SourceRefused:
         raise
-    except Exception:  # a damaged body or style part fails while walking, not while opening
-        raise refuse(Reason.MALFORMED, "The Word document is malformed and could not be read.") from None
+    except Exception:  # noqa: BLE001 - a damaged body or style part fails while walking, not while opening
+        raise refuse(
+            Reason.MALFORMED, "The Word document is malformed and could not be read."
+        ) from None
 
 
 def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
-    deadline = Deadline(limits.extraction_seconds, "Word document")
+    deadline = Deadline(limits.extraction_seconds)
     lines: list[str] = []
     headings: list[int] = []
     partial = False
     opening = False
     for block in document.iter_inner_content():
-        deadline.check()
+        check_deadline(deadline, "Word document")
         if isinstance(block, Paragraph):
             text = clean_inline(block.text)
             if not text:
@@ -248,7 +268,7 @@ def _is_heading(paragraph: Paragraph) -> bool:
 
 def _is_list_item(paragraph: Paragraph) -> bool:
     style = _style_name(paragraph) or ""
-    ppr: Any = paragraph._p.pPr  # noqa: SLF001 - python-docx exposes numbering only on the element
+    ppr: Any = paragraph._p.pPr  # python-docx exposes numbering only on the element
     return "list" in style.lower() or (ppr is not None and ppr.numPr is not None)
 
 
@@ -267,12 +287,11 @@ def _table_rows(table: Table) -> tuple[list[str], bool]:
         cells: list[str] = []
         previous = None
         for cell in row.cells:
-            if previous is not None and cell._tc is previous:  # noqa: SLF001 - merged-cell identity
+            if previous is not None and cell._tc is previous:  # merged-cell identity
                 continue
-            previous = cell._tc  # noqa: SLF001
+            previous = cell._tc
             nested = nested or bool(cell.tables)
             cells.append(clean_inline(cell.text))
         if any(cells):
             rows.append(" | ".join(cells))
     return rows, nested
-

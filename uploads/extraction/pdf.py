@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from uploads.extraction.common import CharBudget, Deadline, quality_problem, strip_invisible
+from core.deadline import Deadline
+from uploads.extraction.common import CharBudget, check_deadline, quality_problem, strip_invisible
 from uploads.limits import LIMITS, Limits
-from uploads.refusals import Reason, SourceRefused, refuse
+from uploads.rejections import Reason, SourceRefused, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 
 METHOD = "local_pdf_text_extract"
@@ -50,7 +51,7 @@ def extract_pdf(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) -> 
     # pypdf is imported on the first PDF upload: start-up does not need it.
     from pypdf.errors import FileNotDecryptedError, LimitReachedError
 
-    deadline = Deadline(limits.extraction_seconds, "PDF")
+    deadline = Deadline(limits.extraction_seconds)
     try:
         with safety_limits():
             return _extract(data, budget=budget, limits=limits, deadline=deadline)
@@ -66,8 +67,10 @@ def extract_pdf(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) -> 
     except FileNotDecryptedError:
         raise refuse(Reason.ENCRYPTED, _ENCRYPTED) from None
     except RecursionError:
-        raise refuse(Reason.MALFORMED, "The PDF's structure is nested too deeply to read.") from None
-    except Exception:  # pypdf raises PdfReadError, PdfStreamError and plain Python errors alike
+        raise refuse(
+            Reason.MALFORMED, "The PDF's structure is nested too deeply to read."
+        ) from None
+    except Exception:  # noqa: BLE001 - pypdf raises PdfReadError, PdfStreamError and plain Python errors alike
         raise refuse(Reason.MALFORMED, "The PDF is malformed and could not be read.") from None
 
 
@@ -77,7 +80,9 @@ _ENCRYPTED = (
 )
 
 
-def _extract(data: bytes, *, budget: CharBudget, limits: Limits, deadline: Deadline) -> ExtractedText:
+def _extract(
+    data: bytes, *, budget: CharBudget, limits: Limits, deadline: Deadline
+) -> ExtractedText:
     from pypdf import PdfReader
 
     reader = PdfReader(io.BytesIO(data), strict=False)
@@ -94,7 +99,7 @@ def _extract(data: bytes, *, budget: CharBudget, limits: Limits, deadline: Deadl
         )
     pages: list[str] = []
     for page in reader.pages:
-        deadline.check()
+        check_deadline(deadline, "PDF")
         raw = page.extract_text() or ""
         text = _normalise(raw)
         budget.take(len(text) + (1 if pages else 0))
@@ -123,7 +128,10 @@ def _extract(data: bytes, *, budget: CharBudget, limits: Limits, deadline: Deadl
 
 
 def _normalise(text: str) -> str:
-    lines = [strip_invisible(line).rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    lines = [
+        strip_invisible(line).rstrip()
+        for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    ]
     out: list[str] = []
     for line in lines:
         if not line and out and not out[-1]:

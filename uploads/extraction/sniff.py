@@ -69,7 +69,7 @@ _TEXT_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
 _SHEBANG = re.compile(rb"^(?:\xef\xbb\xbf)?#!\s*/")
 
 
-def sniff(data: bytes) -> tuple[Kind, str]:
+def sniff(data: bytes) -> tuple[Kind, str]:  # noqa: C901 - a table of magic numbers read in order
     """The kind of ``data`` and a short description of it for refusal messages."""
     if not data:
         return Kind.EMPTY, "an empty file"

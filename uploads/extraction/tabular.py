@@ -9,15 +9,23 @@ from __future__ import annotations
 import csv
 import io
 
-from uploads.extraction.common import CharBudget, Deadline, clean_inline, decode, quality_problem
+from core.deadline import Deadline
+from core.text import clip
+from uploads.extraction.common import (
+    CharBudget,
+    check_deadline,
+    clean_inline,
+    decode,
+    quality_problem,
+)
 from uploads.limits import LIMITS, Limits
-from uploads.refusals import Reason, refuse
+from uploads.rejections import Reason, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 
 METHOD = "local_csv_parse"
 
 
-def extract_table(
+def extract_table(  # noqa: C901 - one streaming pass over rows with its limits inline
     data: bytes, *, file_type: str, budget: CharBudget, limits: Limits = LIMITS
 ) -> ExtractedText:
     """Rows of a ``.csv`` (comma) or ``.tsv`` (tab) file; line 0 of the text is the header."""
@@ -26,10 +34,12 @@ def extract_table(
         raise refuse(Reason.EMPTY, "The table contains no text to extract.")
     problem = quality_problem(decoded.text)
     if problem:
-        raise refuse(Reason.LOW_CONFIDENCE, f"The table is too garbled to cite reliably: {problem}.")
+        raise refuse(
+            Reason.LOW_CONFIDENCE, f"The table is too garbled to cite reliably: {problem}."
+        )
     dialect = "excel-tab" if file_type == "tsv" else "excel"
     reader = csv.reader(io.StringIO(decoded.text, newline=""), dialect=dialect, strict=True)
-    deadline = Deadline(limits.extraction_seconds, "table")
+    deadline = Deadline(limits.extraction_seconds)
     lines: list[str] = []
     width: int | None = None
     rows = 0
@@ -37,7 +47,7 @@ def extract_table(
     try:
         for number, record in enumerate(reader):
             if number % 500 == 0:
-                deadline.check()
+                check_deadline(deadline, "table")
             if len(record) > limits.tabular_columns:
                 raise refuse(
                     Reason.TOO_LARGE,
@@ -48,7 +58,7 @@ def extract_table(
             for raw in record:
                 cell = clean_inline(raw)
                 if len(cell) > limits.cell_chars:
-                    cell, truncated = cell[: limits.cell_chars - 1] + "…", True
+                    cell, truncated = clip(cell, limits.cell_chars), True
                 cells.append(cell)
             if number == 0:
                 cells = _header_names(cells)
@@ -71,7 +81,9 @@ def extract_table(
                 Reason.TOO_LARGE,
                 f"A cell is longer than {csv.field_size_limit():,} characters, the parser's limit.",
             ) from None
-        raise refuse(Reason.MALFORMED, f"The {file_type.upper()} file is malformed: {exc}.") from None
+        raise refuse(
+            Reason.MALFORMED, f"The {file_type.upper()} file is malformed: {exc}."
+        ) from None
     if rows == 0:
         raise refuse(Reason.EMPTY, "The table has a header but no data rows.")
     return ExtractedText(

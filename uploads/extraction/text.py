@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from uploads.extraction.common import CharBudget, decode, quality_problem, strip_invisible
-from uploads.refusals import Reason, refuse
+from uploads.rejections import Reason, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 
 METHOD = "local_text_extract"
@@ -16,8 +16,9 @@ def extract_text(data: bytes, *, file_type: str, budget: CharBudget) -> Extracte
     be decoded make the confidence partial; text that is mostly undecodable is refused.
     """
     decoded = decode(data)
-    return from_string(decoded.text, file_type=file_type, method=METHOD, budget=budget,
-                       replaced=decoded.replaced)
+    return from_string(
+        decoded.text, file_type=file_type, method=METHOD, budget=budget, replaced=decoded.replaced
+    )
 
 
 def from_string(

@@ -9,8 +9,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from assistant import services
-from assistant.api_errors import ApplicationError
 from assistant.modes import Mode
+from core.errors import ApplicationError
 from uploads import services as uploads
 
 
@@ -19,14 +19,22 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("question")
-        parser.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.PACKAGE_ONLY.value)
+        parser.add_argument(
+            "--mode", choices=[m.value for m in Mode], default=Mode.PACKAGE_ONLY.value
+        )
         parser.add_argument("--json", action="store_true", help="print the API response body")
         parser.add_argument(
-            "--source", action="append", default=[], type=Path, metavar="FILE",
+            "--source",
+            action="append",
+            default=[],
+            type=Path,
+            metavar="FILE",
             help="a file to review as a user-provided session source (repeatable, at most 5)",
         )
         parser.add_argument(
-            "--paste-file", type=Path, metavar="FILE",
+            "--paste-file",
+            type=Path,
+            metavar="FILE",
             help="a UTF-8 text file used as the run's pasted source",
         )
 
@@ -40,7 +48,9 @@ class Command(BaseCommand):
             raise CommandError(f"Cannot read a session source file: {exc.strerror}.") from None
         except ApplicationError as exc:
             raise CommandError(f"Session source refused ({exc.code}): {exc.message}") from None
-        run = services.answer(question=question, mode=Mode(options["mode"]), session_sources=sources)
+        run = services.answer(
+            question=question, mode=Mode(options["mode"]), session_sources=sources
+        )
         if options["json"]:
             self.stdout.write(json.dumps(run.to_dict(), indent=2, ensure_ascii=False))
             return

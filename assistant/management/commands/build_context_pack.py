@@ -17,7 +17,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--check", action="store_true", help="validate only; write nothing")
-        parser.add_argument("--package-dir", type=Path, default=None, help="override AICD_PACKAGE_DIR")
+        parser.add_argument(
+            "--package-dir", type=Path, default=None, help="override AICD_PACKAGE_DIR"
+        )
         parser.add_argument("--out", type=Path, default=None, help="override AICD_CONTEXT_PACK_DIR")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -30,9 +32,7 @@ class Command(BaseCommand):
                 f"The package in {package_dir} is broken ({len(exc.problems)} problem(s)):\n{lines}"
             ) from None
         rows = package.rows()
-        summary = (
-            f"{len(package.artifacts)} artifacts, {len(rows)} sections, package version {package.version}"
-        )
+        summary = f"{len(package.artifacts)} artifacts, {len(rows)} sections, package version {package.version}"
         if options["check"]:
             self.stdout.write(self.style.SUCCESS(f"Package OK: {summary} ({package_dir})"))
             return

@@ -17,7 +17,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         if settings.PRODUCTION:
-            raise CommandError("The demo account is for development only; create real accounts instead.")
+            raise CommandError(
+                "The demo account is for development only; create real accounts instead."
+            )
         users = get_user_model()
         user, created = users.objects.get_or_create(username=DEMO_USERNAME)
         if created:

@@ -23,7 +23,9 @@ class Command(BaseCommand):
             action="append",
             help="a labelled JSONL set (repeatable); default: the three sets in tests/eval/",
         )
-        parser.add_argument("--write", type=Path, default=None, help="also write the Markdown report")
+        parser.add_argument(
+            "--write", type=Path, default=None, help="also write the Markdown report"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         logging.getLogger("assistant.runs").setLevel(logging.WARNING)
@@ -35,7 +37,9 @@ class Command(BaseCommand):
         parts, all_met = [], True
         for path in paths:
             report = evaluation.evaluate(evaluation.load_questions(path))
-            parts.append(evaluation.render_markdown(report, package_version=version, source=path.name))
+            parts.append(
+                evaluation.render_markdown(report, package_version=version, source=path.name)
+            )
             all_met = all_met and report.meets_targets()
         text = evaluation.HEADER + "\n".join(parts)
         self.stdout.write(text)

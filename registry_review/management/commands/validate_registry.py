@@ -9,9 +9,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from assistant.api_errors import ApplicationError
+from core.errors import ApplicationError
+from core.netguard import Issue
 from registry_review import services
-from registry_review.validation import Issue
 
 # Exit status: 0 valid or empty, 1 invalid (or, with --require-sources, empty), 2 usage errors.
 
@@ -24,14 +24,18 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", nargs="?", help="a registry JSON file, or - for standard input")
-        parser.add_argument("--json", action="store_true", help="print exactly the API response body")
+        parser.add_argument(
+            "--json", action="store_true", help="print exactly the API response body"
+        )
         parser.add_argument(
             "--production",
             action="store_true",
             help="apply the production rules (placeholder domains rejected) whatever AICD_ENVIRONMENT says",
         )
         parser.add_argument(
-            "--require-sources", action="store_true", help="also exit 1 when the registry has no sources"
+            "--require-sources",
+            action="store_true",
+            help="also exit 1 when the registry has no sources",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -39,7 +43,9 @@ class Command(BaseCommand):
         try:
             if source is None:
                 if options["production"]:
-                    raise CommandError("--production applies to a FILE or '-'; the configured registry uses this server's environment.")
+                    raise CommandError(
+                        "--production applies to a FILE or '-'; the configured registry uses this server's environment."
+                    )
                 review = services.review_configured()
             else:
                 production = True if options["production"] else None
@@ -50,7 +56,12 @@ class Command(BaseCommand):
         if options["json"]:
             self.stdout.write(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
         else:
-            self._write_report(review, "AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON" if source is None else ("standard input" if source == "-" else source))
+            self._write_report(
+                review,
+                "AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON"
+                if source is None
+                else ("standard input" if source == "-" else source),
+            )
         if report.state == "invalid":
             raise CommandError("The registry is invalid.", returncode=1)
         if report.state == "empty" and options["require_sources"]:

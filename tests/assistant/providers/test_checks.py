@@ -15,7 +15,11 @@ GOOD = {
 
 def _ids(**overrides: object) -> dict[str, str]:
     with override_settings(**{**GOOD, **overrides}):
-        return {m.id: m.msg for m in run_checks(include_deployment_checks=True) if m.id and m.id.startswith("provider.")}
+        return {
+            m.id: m.msg
+            for m in run_checks(include_deployment_checks=True)
+            if m.id and m.id.startswith("provider.")
+        }
 
 
 def test_complete_https_configuration_is_clean() -> None:
@@ -23,7 +27,9 @@ def test_complete_https_configuration_is_clean() -> None:
 
 
 def test_deterministic_provider_needs_nothing() -> None:
-    assert _ids(AICD_PROVIDER="deterministic", AICD_PROVIDER_BASE_URL="", AICD_PROVIDER_MODEL="") == {}
+    assert (
+        _ids(AICD_PROVIDER="deterministic", AICD_PROVIDER_BASE_URL="", AICD_PROVIDER_MODEL="") == {}
+    )
 
 
 def test_missing_model_is_a_named_warning() -> None:
@@ -38,7 +44,15 @@ def test_bad_url_warning_does_not_echo_the_url() -> None:
 
 
 def test_plain_http_key_to_another_host_warns_in_production_only() -> None:
-    assert "provider.W002" in _ids(PRODUCTION=True, AICD_PROVIDER_BASE_URL="http://gw.internal:4000")
-    assert "provider.W002" not in _ids(PRODUCTION=False, AICD_PROVIDER_BASE_URL="http://gw.internal:4000")
-    assert "provider.W002" not in _ids(PRODUCTION=True, AICD_PROVIDER_BASE_URL="http://127.0.0.1:8000/v1")
-    assert "provider.W002" not in _ids(PRODUCTION=True, AICD_PROVIDER_BASE_URL="http://gw.internal:4000", AICD_PROVIDER_API_KEY="")
+    assert "provider.W002" in _ids(
+        PRODUCTION=True, AICD_PROVIDER_BASE_URL="http://gw.internal:4000"
+    )
+    assert "provider.W002" not in _ids(
+        PRODUCTION=False, AICD_PROVIDER_BASE_URL="http://gw.internal:4000"
+    )
+    assert "provider.W002" not in _ids(
+        PRODUCTION=True, AICD_PROVIDER_BASE_URL="http://127.0.0.1:8000/v1"
+    )
+    assert "provider.W002" not in _ids(
+        PRODUCTION=True, AICD_PROVIDER_BASE_URL="http://gw.internal:4000", AICD_PROVIDER_API_KEY=""
+    )

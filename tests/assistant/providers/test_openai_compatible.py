@@ -9,6 +9,7 @@ from email.utils import format_datetime
 import pytest
 from django.test import override_settings
 
+from assistant.providers import gateway_config
 from assistant.providers import openai_compatible as oc
 from assistant.providers.base import ProviderError, get_provider
 
@@ -27,7 +28,7 @@ from assistant.providers.base import ProviderError, get_provider
     ],
 )
 def test_endpoint_rule(base_url: str, endpoint: str) -> None:
-    assert oc.chat_completions_url(base_url) == endpoint
+    assert gateway_config.chat_completions_url(base_url) == endpoint
 
 
 @pytest.mark.parametrize(
@@ -48,13 +49,15 @@ def test_endpoint_rule(base_url: str, endpoint: str) -> None:
 )
 def test_bad_base_urls_are_refused_without_echoing_them(base_url: str) -> None:
     with pytest.raises(ProviderError) as caught:
-        oc.chat_completions_url(base_url)
+        gateway_config.chat_completions_url(base_url)
     assert caught.value.code == "not_configured"
     assert "hunter2" not in caught.value.message and "evil" not in caught.value.message
 
 
 def test_config_repr_never_shows_the_key() -> None:
-    config = oc.GatewayConfig("http://h/v1/chat/completions", "m", "sk-very-secret", 5.0, 0.0, None)
+    config = gateway_config.GatewayConfig(
+        "http://h/v1/chat/completions", "m", "sk-very-secret", 5.0, 0.0, None
+    )
     assert "sk-very-secret" not in repr(config)
 
 
@@ -67,31 +70,45 @@ def test_config_repr_never_shows_the_key() -> None:
     AICD_PROVIDER_MAX_TOKENS=800,
 )
 def test_optional_parameters_and_keyless_servers() -> None:
-    config = oc.load_config()
+    config = gateway_config.load_config()
     assert config.api_key == "" and config.temperature == 0.3 and config.max_tokens == 800
     assert isinstance(get_provider(), oc.OpenAICompatibleProvider)
 
 
-@override_settings(AICD_PROVIDER_BASE_URL="http://h", AICD_PROVIDER_MODEL="m", AICD_PROVIDER_TEMPERATURE=3.0)
+@override_settings(
+    AICD_PROVIDER_BASE_URL="http://h", AICD_PROVIDER_MODEL="m", AICD_PROVIDER_TEMPERATURE=3.0
+)
 def test_out_of_range_temperature_is_a_configuration_error() -> None:
     with pytest.raises(ProviderError, match="AICD_PROVIDER_TEMPERATURE"):
-        oc.load_config()
+        gateway_config.load_config()
 
 
 def _body(**message: object) -> bytes:
     return json.dumps(
-        {"model": "served-model", "choices": [{"message": {"role": "assistant", **message}, "finish_reason": "stop"}],
-         "usage": {"prompt_tokens": 10, "completion_tokens": 7, "total_tokens": 17}}
+        {
+            "model": "served-model",
+            "choices": [{"message": {"role": "assistant", **message}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 7, "total_tokens": 17},
+        }
     ).encode()
 
 
 def test_parse_takes_usage_and_model_from_the_response() -> None:
-    response = oc.parse_completion(_body(content="Package says\nA [P1]."), configured_model="configured")
+    response = oc.parse_completion(
+        _body(content="Package says\nA [P1]."), configured_model="configured"
+    )
     assert response.text == "Package says\nA [P1]."
-    assert (response.model, response.prompt_tokens, response.completion_tokens) == ("served-model", 10, 7)
+    assert (response.model, response.prompt_tokens, response.completion_tokens) == (
+        "served-model",
+        10,
+        7,
+    )
 
 
-@pytest.mark.parametrize("usage", [{"completion_tokens": True}, {"completion_tokens": -1}, {"completion_tokens": "7"}, None])
+@pytest.mark.parametrize(
+    "usage",
+    [{"completion_tokens": True}, {"completion_tokens": -1}, {"completion_tokens": "7"}, None],
+)
 def test_parse_ignores_unusable_usage(usage: object) -> None:
     data = json.loads(_body(content="x"))
     data["usage"] = usage
@@ -102,7 +119,10 @@ def test_parse_ignores_unusable_usage(usage: object) -> None:
 def test_parse_does_not_trust_an_odd_model_name() -> None:
     data = json.loads(_body(content="x"))
     data["model"] = "<script>alert(1)</script>"
-    assert oc.parse_completion(json.dumps(data).encode(), configured_model="configured").model == "configured"
+    assert (
+        oc.parse_completion(json.dumps(data).encode(), configured_model="configured").model
+        == "configured"
+    )
 
 
 def test_parse_strips_only_a_leading_think_block() -> None:
@@ -150,7 +170,11 @@ def test_cookie_jar_keeps_nothing() -> None:
     assert len(jar) == 0
 
 
-@override_settings(AICD_PROVIDER_BASE_URL="http://127.0.0.1:9", AICD_PROVIDER_MODEL="m", AICD_PROVIDER_TIMEOUT_S=2.0)
+@override_settings(
+    AICD_PROVIDER_BASE_URL="http://127.0.0.1:9",
+    AICD_PROVIDER_MODEL="m",
+    AICD_PROVIDER_TIMEOUT_S=2.0,
+)
 def test_an_unexpected_error_is_reported_by_type_only(monkeypatch, caplog) -> None:
     from assistant import lanes
     from assistant.modes import Mode
@@ -161,7 +185,9 @@ def test_an_unexpected_error_is_reported_by_type_only(monkeypatch, caplog) -> No
 
     monkeypatch.setattr(oc.OpenAICompatibleProvider, "_exchange", broken)
     request = ProviderRequest(
-        mode=Mode.PACKAGE_ONLY, question="q", lane_order=("Package says",),
+        mode=Mode.PACKAGE_ONLY,
+        question="q",
+        lane_order=("Package says",),
         package_refs=(SourceRef("P1", lanes.PACKAGE_CITATION, "t", "x"),),
     )
     with pytest.raises(ProviderError) as caught:

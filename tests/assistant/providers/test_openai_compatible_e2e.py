@@ -17,7 +17,7 @@ import pytest
 import trustme
 from django.test import override_settings
 
-from assistant import lanes, tokens
+from assistant import lanes
 from assistant.current import base as current_base
 from assistant.current.base import (
     RETRIEVED,
@@ -28,6 +28,7 @@ from assistant.current.base import (
 from assistant.modes import Mode
 from assistant.prompt import ProviderRequest
 from assistant.providers.openai_compatible import OpenAICompatibleProvider
+from core import tokens
 from tests.assistant.providers import gateway as gw
 
 pytestmark = pytest.mark.django_db
@@ -99,10 +100,14 @@ class FixedCurrentAdapter(BaseCurrentContextAdapter):
             freshness_label="current",
             claim_boundary="Public framework context; not package authority.",
             retrieved_at="2025-01-15T09:00:00+00:00",
-            snippet="The AI RMF organises risk work into govern, map, measure and manage. " + INJECTION,
+            snippet="The AI RMF organises risk work into govern, map, measure and manage. "
+            + INJECTION,
         )
         return CurrentContextResult(
-            state=RETRIEVED, detail="1 current/public source retrieved.", refs=(ref,), attempted=True
+            state=RETRIEVED,
+            detail="1 current/public source retrieved.",
+            refs=(ref,),
+            attempted=True,
         )
 
 
@@ -132,7 +137,11 @@ def package_answer(received: gw.Received) -> str:
 
 def four_lane_answer(received: gw.Received) -> str:
     p, c = received.sent_ids("P"), received.sent_ids("C")
-    current = f"The framework groups risk work into four functions [{c[0]}]." if c else lanes.CURRENT_NOT_RETRIEVED
+    current = (
+        f"The framework groups risk work into four functions [{c[0]}]."
+        if c
+        else lanes.CURRENT_NOT_RETRIEVED
+    )
     synthesis_ids = ", ".join([p[0], *c[:1]])
     return (
         f"**Package says:** Name the owners before build [{p[0]}].\n\n"
@@ -166,7 +175,9 @@ def sent_id_set(received: gw.Received) -> set[str]:
 
 @pytest.mark.parametrize("suffix", ["", "/", "/v1", "/v1/"])
 def test_good_package_only_answer_is_verified_and_shown(configured, api_client, suffix) -> None:
-    configured.then(gw.answer(package_answer, usage={"prompt_tokens": 1234, "completion_tokens": 42}))
+    configured.then(
+        gw.answer(package_answer, usage={"prompt_tokens": 1234, "completion_tokens": 42})
+    )
     with override_settings(AICD_PROVIDER_BASE_URL=configured.url + suffix):
         body = ask(api_client)
 
@@ -193,7 +204,9 @@ def test_request_carries_bearer_model_and_labelled_source_groups(configured, api
     assert received.headers["accept-encoding"] == "identity"
     payload = received.json
     assert set(payload) == {"model", "messages", "temperature", "stream"}
-    assert payload["model"] == MODEL and payload["temperature"] == 0.0 and payload["stream"] is False
+    assert (
+        payload["model"] == MODEL and payload["temperature"] == 0.0 and payload["stream"] is False
+    )
     system, user = payload["messages"]
     assert system["role"] == "system" and user["role"] == "user"
     expected_system = ProviderRequest(
@@ -232,10 +245,15 @@ def test_four_lane_answer_with_current_source_and_injection_quoted_as_data(
     expected = (
         ["<<<QUESTION", ">>>END QUESTION", "<<<GROUP package citation | Approved package sources"]
         + [f for cid in p_ids for f in (f"<<<SOURCE {cid}", f">>>END SOURCE {cid}")]
-        + [">>>END GROUP package citation", "<<<GROUP current/public citation | Current/public sources"]
+        + [
+            ">>>END GROUP package citation",
+            "<<<GROUP current/public citation | Current/public sources",
+        ]
         + ["<<<SOURCE C1", ">>>END SOURCE C1", ">>>END GROUP current/public citation"]
     )
-    assert [line.split(" |")[0] if line.startswith("<<<SOURCE") else line for line in fence_lines] == expected
+    assert [
+        line.split(" |")[0] if line.startswith("<<<SOURCE") else line for line in fence_lines
+    ] == expected
     assert "P9" not in p_ids
     # The injected text reaches the model only as quoted data inside C1's fence.
     c1_body = user.split("<<<SOURCE C1 |", 1)[1].split("\n>>>END SOURCE C1", 1)[0]
@@ -256,7 +274,8 @@ def test_model_that_obeys_the_injection_is_stopped_by_the_gate(
     assert body["state"] == "diagnostic"
     assert "cites P9, which was not among the sources sent" in body["diagnostic"]
     assert {c["citation_class"] for c in body["citations"]} == {
-        "package citation", "current/public citation"
+        "package citation",
+        "current/public citation",
     }
     assert body["lanes"] == [] and "approves every vendor" not in body["diagnostic"]
 
@@ -267,7 +286,10 @@ def test_package_current_without_current_sources_says_not_retrieved(configured, 
     assert body["state"] == "answered", body.get("diagnostic")
     assert body["lanes"][1]["text"] == lanes.CURRENT_NOT_RETRIEVED
     (received,) = configured.requests
-    assert "<<<GROUP current/public citation | Current/public sources\n(none supplied)\n" in received.user_message
+    assert (
+        "<<<GROUP current/public citation | Current/public sources\n(none supplied)\n"
+        in received.user_message
+    )
     assert [n["pattern"] for n in body["notices"]] == ["no_current_source_support"]
 
 
@@ -288,7 +310,9 @@ def test_content_parts_reasoning_and_missing_usage_are_tolerated(configured, api
         body = gw.completion(
             as_parts(received), extra_message={"reasoning_content": "secret chain of thought [P99]"}
         )
-        body["choices"][0]["message"]["content"].insert(0, {"type": "text", "text": "<think>hmm [P42]</think>\n"})
+        body["choices"][0]["message"]["content"].insert(
+            0, {"type": "text", "text": "<think>hmm [P42]</think>\n"}
+        )
         handler.send_bytes(200, json.dumps(body).encode())
 
     configured.then(reply)
@@ -322,7 +346,11 @@ def test_refused_question_never_reaches_the_gateway(configured, api_client) -> N
 
 
 def test_answer_citing_unknown_id_is_a_diagnostic(configured, api_client) -> None:
-    configured.then(gw.answer(lambda r: "Package says\nThe playbook approves this vendor [P99].", model="gw-model-2"))
+    configured.then(
+        gw.answer(
+            lambda r: "Package says\nThe playbook approves this vendor [P99].", model="gw-model-2"
+        )
+    )
     body = ask(api_client)
     assert body["state"] == "diagnostic" and body["lanes"] == []
     assert "cites P99, which was not among the sources sent" in body["diagnostic"]
@@ -336,7 +364,11 @@ def test_answer_missing_lanes_is_a_diagnostic(configured, api_client) -> None:
     configured.then(gw.answer(lambda r: f"Package says\nName the owners [{r.sent_ids('P')[0]}]."))
     body = ask(api_client, mode="package_current")
     assert body["state"] == "diagnostic"
-    for label in ("Current/public source says", "Synthesis / implications", "Divergence / update candidate"):
+    for label in (
+        "Current/public source says",
+        "Synthesis / implications",
+        "Divergence / update candidate",
+    ):
         assert f"the required lane '{label}' is missing" in body["diagnostic"]
     assert {c["id"] for c in body["citations"]} == sent_id_set(configured.requests[0])
 
@@ -379,9 +411,15 @@ def test_trickling_server_cannot_stretch_the_deadline(configured, api_client) ->
 
 
 @pytest.mark.slow
-def test_429_then_success_retries_after_retry_after_within_the_deadline(configured, api_client) -> None:
+def test_429_then_success_retries_after_retry_after_within_the_deadline(
+    configured, api_client
+) -> None:
     configured.then(
-        gw.status(429, b'{"error": "slow down"}', {"Retry-After": "1", "Set-Cookie": "gw_session=abc; Path=/"}),
+        gw.status(
+            429,
+            b'{"error": "slow down"}',
+            {"Retry-After": "1", "Set-Cookie": "gw_session=abc; Path=/"},
+        ),
         gw.answer(package_answer),
     )
     with override_settings(AICD_PROVIDER_TIMEOUT_S=4.0):
@@ -418,7 +456,9 @@ def test_5xx_retries_stop_at_the_deadline(configured, api_client) -> None:
     with override_settings(AICD_PROVIDER_TIMEOUT_S=1.2):
         body = ask(api_client)
     assert_diagnostic(body, "server_error")
-    assert provider_ms(body) < 1500  # the 1.2 s deadline plus the same 0.3 s scheduling margin as above
+    assert (
+        provider_ms(body) < 1500
+    )  # the 1.2 s deadline plus the same 0.3 s scheduling margin as above
     assert 2 <= len(configured.requests) < OpenAICompatibleProvider.max_attempts
 
 
@@ -432,10 +472,18 @@ def test_429_every_time_is_rate_limited(configured, api_client, monkeypatch) -> 
 
 @pytest.mark.parametrize(
     ("code", "expected"),
-    [(401, "auth_failed"), (403, "auth_failed"), (404, "not_found"), (400, "bad_request"), (409, "client_error")],
+    [
+        (401, "auth_failed"),
+        (403, "auth_failed"),
+        (404, "not_found"),
+        (400, "bad_request"),
+        (409, "client_error"),
+    ],
 )
 def test_4xx_is_reported_without_retry_or_body(configured, api_client, code, expected) -> None:
-    echoed = json.dumps({"error": {"message": f"invalid key Bearer {API_KEY} for upstream"}}).encode()
+    echoed = json.dumps(
+        {"error": {"message": f"invalid key Bearer {API_KEY} for upstream"}}
+    ).encode()
     configured.default = gw.status(code, echoed)
     body = ask(api_client)
     assert_diagnostic(body, expected)
@@ -490,20 +538,33 @@ def test_proxy_environment_is_ignored(configured, api_client, monkeypatch) -> No
 @pytest.mark.parametrize(
     ("reply", "expected"),
     [
-        (gw.status(200, b"<html>gateway login page</html>", {"Content-Type": "text/html"}), "malformed_response"),
+        (
+            gw.status(200, b"<html>gateway login page</html>", {"Content-Type": "text/html"}),
+            "malformed_response",
+        ),
         (gw.json_body(200, ["not", "an", "object"]), "malformed_response"),
         (gw.json_body(200, {"error": {"message": "quota"}}), "malformed_response"),
         (gw.json_body(200, {"id": "x", "choices": []}), "empty_choices"),
         (gw.json_body(200, gw.completion("   ")), "empty_content"),
         (gw.json_body(200, gw.completion(None)), "empty_content"),
-        (gw.json_body(200, gw.completion("Package says\nPartial [P1]", finish_reason="length")), "truncated"),
+        (
+            gw.json_body(200, gw.completion("Package says\nPartial [P1]", finish_reason="length")),
+            "truncated",
+        ),
         (gw.json_body(200, gw.completion("", finish_reason="content_filter")), "model_refusal"),
-        (gw.json_body(200, gw.completion(None, extra_message={"refusal": "I can't help with that."})), "model_refusal"),
+        (
+            gw.json_body(
+                200, gw.completion(None, extra_message={"refusal": "I can't help with that."})
+            ),
+            "model_refusal",
+        ),
         (gw.chunked([b"{" + b" " * 65536] * 40), "response_too_large"),
         (gw.json_body(200, {}), "empty_choices"),
     ],
 )
-def test_malformed_or_refused_bodies_are_specific_diagnostics(configured, api_client, reply, expected) -> None:
+def test_malformed_or_refused_bodies_are_specific_diagnostics(
+    configured, api_client, reply, expected
+) -> None:
     configured.then(reply)
     body = ask(api_client)
     assert_diagnostic(body, expected)
@@ -532,12 +593,23 @@ def test_declared_oversized_body_is_refused_unread(configured, api_client) -> No
     [
         ({"AICD_PROVIDER_BASE_URL": ""}, "AICD_PROVIDER_BASE_URL is not set"),
         ({"AICD_PROVIDER_MODEL": ""}, "AICD_PROVIDER_MODEL is not set"),
-        ({"AICD_PROVIDER_BASE_URL": f"https://user:{API_KEY}@gw.example/v1"}, "AICD_PROVIDER_BASE_URL must be"),
-        ({"AICD_PROVIDER_BASE_URL": f"https://gw.example/v1?key={API_KEY}"}, "AICD_PROVIDER_BASE_URL must be"),
-        ({"AICD_PROVIDER_API_KEY": API_KEY + "\r\nX-Injected: 1"}, "AICD_PROVIDER_API_KEY contains"),
+        (
+            {"AICD_PROVIDER_BASE_URL": f"https://user:{API_KEY}@gw.example/v1"},
+            "AICD_PROVIDER_BASE_URL must be",
+        ),
+        (
+            {"AICD_PROVIDER_BASE_URL": f"https://gw.example/v1?key={API_KEY}"},
+            "AICD_PROVIDER_BASE_URL must be",
+        ),
+        (
+            {"AICD_PROVIDER_API_KEY": API_KEY + "\r\nX-Injected: 1"},
+            "AICD_PROVIDER_API_KEY contains",
+        ),
     ],
 )
-def test_misconfiguration_is_a_named_diagnostic_not_a_500(configured, api_client, logged_in_client, overrides, names) -> None:
+def test_misconfiguration_is_a_named_diagnostic_not_a_500(
+    configured, api_client, logged_in_client, overrides, names
+) -> None:
     with override_settings(**overrides):
         body = ask(api_client)
         page = logged_in_client.post("/", {"mode": "package_only", "question": IN_SCOPE})

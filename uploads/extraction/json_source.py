@@ -11,9 +11,11 @@ import json
 import re
 from typing import Any
 
-from uploads.extraction.common import CharBudget, Deadline, clean_inline, decode
+from core.deadline import Deadline
+from core.text import clip
+from uploads.extraction.common import CharBudget, check_deadline, clean_inline, decode
 from uploads.limits import LIMITS, Limits
-from uploads.refusals import Reason, refuse
+from uploads.rejections import Reason, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 
 METHOD = "local_json_parse"
@@ -61,7 +63,7 @@ def extract_json(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
         ) from None
     except ValueError as exc:  # e.g. an integer longer than Python's 4,300-digit conversion limit
         raise refuse(Reason.MALFORMED, f"The JSON could not be read: {exc}.") from None
-    walker = _Walker(limits, budget, Deadline(limits.extraction_seconds, "JSON file"))
+    walker = _Walker(limits, budget, Deadline(limits.extraction_seconds))
     walker.walk(value)
     return ExtractedText(
         file_type="json",
@@ -111,11 +113,11 @@ class _Walker:
                 f"files are limited to {self.limits.tabular_rows:,} rows (JSON values).",
             )
         if len(self.lines) % 500 == 0:
-            self.deadline.check()
+            check_deadline(self.deadline, "JSON file")
         if isinstance(value, str):
             rendered = clean_inline(value)
             if len(rendered) > self.limits.cell_chars:
-                rendered, self.truncated = rendered[: self.limits.cell_chars - 1] + "…", True
+                rendered, self.truncated = clip(rendered, self.limits.cell_chars), True
         else:
             rendered = json.dumps(value)
         line = f"{pointer}\t{rendered}"

@@ -51,14 +51,20 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         return Response(
-            error_body("request_too_large", f"The request body is larger than the {limit}-byte limit."),
+            error_body(
+                "request_too_large", f"The request body is larger than the {limit}-byte limit."
+            ),
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
         )
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
-        fields = _flatten(exc.detail) if isinstance(exc.detail, dict) else {"non_field_errors": _flatten(exc.detail)}
+        fields = (
+            _flatten(exc.detail)
+            if isinstance(exc.detail, dict)
+            else {"non_field_errors": _flatten(exc.detail)}
+        )
         first = next(iter(fields.items()), None) if isinstance(fields, dict) else None
         message = "The request is invalid."
         if first:

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from rest_framework import status
 
-from assistant.api_errors import ApplicationError
+from core.errors import ApplicationError
 
 
 class Reason(StrEnum):
@@ -46,10 +46,6 @@ HTTP_STATUS: dict[Reason, int] = {
     Reason.ARCHIVE: status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
     Reason.MACRO_ENABLED: status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
 }
-
-BOUNDARY_SENTENCE = (
-    "Nothing from it was kept. Uploaded material is used only as a user-provided session source."
-)
 
 
 class SourceRefused(ApplicationError):

@@ -1,6 +1,6 @@
 """Token counting works offline with the shipped cl100k_base encoding."""
 
-from assistant import tokens
+from core import tokens
 
 
 def test_offline_encoding_counts_known_text() -> None:
@@ -11,7 +11,9 @@ def test_offline_encoding_counts_known_text() -> None:
 
 
 def test_totals_and_costs() -> None:
-    usage = tokens.TokenUsage(package_context_tokens=1000, user_prompt_tokens=10, completion_tokens=500)
+    usage = tokens.TokenUsage(
+        package_context_tokens=1000, user_prompt_tokens=10, completion_tokens=500
+    )
     assert usage.to_dict()["total_tokens"] == 1510
     assert tokens.estimate_cost(usage, input_per_1k=None, output_per_1k=None) is None
     cost = tokens.estimate_cost(usage, input_per_1k=0.5, output_per_1k=1.5)

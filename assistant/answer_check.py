@@ -1,4 +1,4 @@
-"""The answer gate: parses provider text into lanes and verifies lane shape and citation ids.
+"""The answer check: parses provider text into lanes and verifies lane shape and citation ids.
 
 Whatever a provider returns, a reviewer only sees lanes whose citations name sources that were
 actually sent, in the class the lane admits; anything else becomes a sanitized diagnostic.
@@ -18,7 +18,8 @@ _LABEL_ALTERNATION = "|".join(re.escape(label) for label in lanes.ALL_LABELS)
 # A label line: the label alone (as heading, bold or numbered item), or followed by a colon and
 # the lane's first sentence, e.g. "**Package says:** Owners are named [P1]."
 LABEL_LINE_RE = re.compile(
-    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\d{1,2}[.)][ \t]*)?(?:\*\*|__)?(?P<label>" + _LABEL_ALTERNATION
+    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\d{1,2}[.)][ \t]*)?(?:\*\*|__)?(?P<label>"
+    + _LABEL_ALTERNATION
     + r")[ \t]*(?P<colon1>:)?[ \t]*(?:\*\*|__)?[ \t]*(?P<colon2>:)?[ \t]*(?P<rest>.*?)[ \t]*$",
     re.I | re.M,
 )
@@ -66,7 +67,8 @@ def parse(text: str) -> tuple[list[tuple[str, str]], list[str]]:
     """Split text at lane-label lines; text before the first label is a problem."""
     problems: list[str] = []
     matches = [
-        m for m in LABEL_LINE_RE.finditer(text)
+        m
+        for m in LABEL_LINE_RE.finditer(text)
         if not m.group("rest") or m.group("colon1") or m.group("colon2")
     ]
     if not matches:
@@ -81,7 +83,7 @@ def parse(text: str) -> tuple[list[tuple[str, str]], list[str]]:
     return sections, problems
 
 
-def verify(text: str, request: ProviderRequest) -> GateResult:
+def verify(text: str, request: ProviderRequest) -> GateResult:  # noqa: C901 - one linear pass of checks, each a named problem
     """Check the provider's answer against what was sent; return lanes or problems, never both."""
     if len(text) > MAX_ANSWER_CHARS:
         return GateResult((), (f"the answer is longer than {MAX_ANSWER_CHARS} characters",))
@@ -109,7 +111,9 @@ def verify(text: str, request: ProviderRequest) -> GateResult:
         for cid in ids:
             if cid not in sent:
                 shown = cid if SAFE_ID_RE.fullmatch(cid) else "an unrecognised id"
-                problems.append(f"lane '{label}' cites {shown}, which was not among the sources sent")
+                problems.append(
+                    f"lane '{label}' cites {shown}, which was not among the sources sent"
+                )
             elif label in lanes.LANE_CLASS and sent[cid] != lanes.LANE_CLASS[label]:
                 problems.append(
                     f"lane '{label}' cites {cid}, a {sent[cid]}; it admits only {lanes.LANE_CLASS[label]}s"

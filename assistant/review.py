@@ -13,11 +13,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from assistant.prompt import ProviderRequest, SourceRef
-from assistant.retrieval import content_stems, words
 from assistant.sentences import best_sentences, split_sentences
+from core.text import content_stems, excerpt, words
 
 PASS, CONCERN, BLOCKER, MISSING, NOT_COVERED = (
-    "pass", "concern", "blocker", "missing evidence", "not covered",
+    "pass",
+    "concern",
+    "blocker",
+    "missing evidence",
+    "not covered",
 )
 PASS_SHARE = 0.5
 CONCERN_SHARE = 0.2
@@ -48,13 +52,6 @@ GENERIC = frozenset(
 def inert(text: str) -> str:
     """User text made safe to quote in a lane: one line, and no bracket that could read as a citation."""
     return " ".join(text.split()).replace("[", "(").replace("]", ")")
-
-
-def _clip(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    return flat[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
 
 @dataclass(frozen=True)
@@ -121,7 +118,9 @@ def criteria(request: ProviderRequest, terms: list[str]) -> list[Criterion]:
         ]
         for _, _, sentence, stems in picked:
             seen.add(sentence)
-            out.append(Criterion(ref.citation_id, sentence, stems, bool(_MANDATORY.search(sentence))))
+            out.append(
+                Criterion(ref.citation_id, sentence, stems, bool(_MANDATORY.search(sentence)))
+            )
     return out[:MAX_CRITERIA]
 
 
@@ -153,7 +152,15 @@ def findings(request: ProviderRequest, terms: list[str]) -> list[Finding]:
             contributing = tuple(
                 r.citation_id for r in ranked[:2] if criterion.stems & u_stems[r.citation_id]
             )
-            out.append(Finding(CONCERN, criterion, contributing, _words_for(criterion.sentence, covered), missing))
+            out.append(
+                Finding(
+                    CONCERN,
+                    criterion,
+                    contributing,
+                    _words_for(criterion.sentence, covered),
+                    missing,
+                )
+            )
         else:
             label = BLOCKER if criterion.mandatory else MISSING
             out.append(Finding(label, criterion, checked, (), missing))
@@ -178,7 +185,7 @@ def uploaded_lane(request: ProviderRequest, terms: list[str]) -> str:
     paragraphs = []
     for ref in request.uploaded_refs:
         quoted = best_sentences(ref.text, terms, limit=1)
-        quote = inert(_clip(quoted[0] if quoted else ref.text, QUOTE_CHARS))
+        quote = inert(excerpt(quoted[0] if quoted else ref.text, QUOTE_CHARS))
         paragraphs.append(f'{_where(ref)}: "{quote}" [{ref.citation_id}]')
     return "\n\n".join(paragraphs)
 
@@ -199,7 +206,7 @@ def assessment_lane(request: ProviderRequest, found: list[Finding]) -> str:
                 f"excerpts sent {p_all}; no package finding is made about it."
             )
             continue
-        crit = f'"{_clip(f.criterion.sentence, CRITERION_CHARS)}" [{f.criterion.pid}]'
+        crit = f'"{excerpt(f.criterion.sentence, CRITERION_CHARS)}" [{f.criterion.pid}]'
         if f.label == PASS:
             lines.append(
                 f"- {PASS}: {crit} is addressed in {_where(refs[f.u_ids[0]])} {_ids(f.u_ids)} "
@@ -227,9 +234,13 @@ def assessment_lane(request: ProviderRequest, found: list[Finding]) -> str:
         f"owners, not approval, and the uploaded material does not change package authority "
         f"[{request.package_refs[0].citation_id}]."
     )
-    body = "\n".join(lines) if lines else (
-        "No package criterion sentence was specific enough to compare with the uploaded excerpts "
-        f"{_ids(first_u_per_source(request.uploaded_refs))}."
+    body = (
+        "\n".join(lines)
+        if lines
+        else (
+            "No package criterion sentence was specific enough to compare with the uploaded excerpts "
+            f"{_ids(first_u_per_source(request.uploaded_refs))}."
+        )
     )
     return body + "\n\n" + closing
 
@@ -247,8 +258,7 @@ def missing_lane(request: ProviderRequest, found: list[Finding]) -> str:
     for f, criterion in gaps:
         absent = f": not found in the upload: {', '.join(f.missing[:6])}" if f.missing else ""
         lines.append(
-            f"- {_NEED[f.label]} for [{criterion.pid}] "
-            f'"{_clip(criterion.sentence, 90)}"{absent}.'
+            f'- {_NEED[f.label]} for [{criterion.pid}] "{excerpt(criterion.sentence, 90)}"{absent}.'
         )
     for f in found:
         if f.label == NOT_COVERED:
@@ -256,7 +266,9 @@ def missing_lane(request: ProviderRequest, found: list[Finding]) -> str:
                 f"- Unanswered question: which package guidance applies to {_where(_ref(request, f.u_ids[0]))} "
                 f"[{f.u_ids[0]}]? The package excerpts sent do not cover it."
             )
-    owners = _owners(request, [c.pid for _, c in gaps] or [r.citation_id for r in request.package_refs])
+    owners = _owners(
+        request, [c.pid for _, c in gaps] or [r.citation_id for r in request.package_refs]
+    )
     if owners:
         named = ", ".join(f"{role} [{pid}]" for role, pid in owners)
         decision = (

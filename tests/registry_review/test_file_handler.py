@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.core.files.uploadhandler import StopFutureHandlers
 
-from registry_review.uploads import BoundedMemoryUploadHandler
+from registry_review.file_handler import BoundedMemoryUploadHandler
 
 
 def _feed(handler: BoundedMemoryUploadHandler, chunks: list[bytes]):

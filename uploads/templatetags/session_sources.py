@@ -1,0 +1,55 @@
+"""Inclusion tags that put this session's sources on any page: the upload panel and the checkboxes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django import template
+from django.http import HttpRequest
+
+from uploads import services
+from uploads import types as source_types
+from uploads.file_types import ACCEPT_ATTRIBUTE
+from uploads.limits import LIMITS, human_bytes, limit_lines
+from uploads.owner import owner_of
+
+register = template.Library()
+
+
+def panel_context(request: HttpRequest, selected: Iterable[str] | None = None) -> dict[str, Any]:
+    """What the upload panel and the source checkboxes show; ``selected=None`` checks every source."""
+    view = services.overview(session=request.session, owner=owner_of(request))
+    ids = [r.session_source_id for r in view.records]
+    chosen = set(ids if selected is None else selected)
+    return {
+        "session_sources": [
+            {"record": r, "checked": r.session_source_id in chosen} for r in view.records
+        ],
+        "upload_totals": view.totals,
+        "upload_limits": limit_lines(LIMITS),
+        "upload_totals_text": (
+            f"{view.totals.files} of {LIMITS.session_files} files, {view.totals.pastes} of "
+            f"{LIMITS.session_pastes} pasted text, {human_bytes(view.totals.raw_bytes) if view.totals.raw_bytes else '0 bytes'} "
+            f"of {human_bytes(LIMITS.session_raw_bytes)}, {view.totals.chars:,} of "
+            f"{LIMITS.session_chars:,} extracted characters"
+        ),
+        "privacy_notice": source_types.PRIVACY_NOTICE,
+        "source_label": source_types.USER_VISIBLE_LABEL,
+        "accept_types": ACCEPT_ATTRIBUTE,
+        "max_upload_bytes": LIMITS.largest_file_bytes,
+    }
+
+
+@register.inclusion_tag("uploads/panel.html", takes_context=True)
+def upload_panel(context: template.Context) -> dict[str, Any]:
+    """The upload panel: limits, messages, the add/remove/clear forms and this session's sources."""
+    return {**panel_context(context["request"]), "messages": context.get("messages")}
+
+
+@register.inclusion_tag("uploads/source_choices.html", takes_context=True)
+def session_source_choices(
+    context: template.Context, selected: Iterable[str] | None = None
+) -> dict[str, Any]:
+    """The checkboxes choosing which session sources a question uses (all, unless ``selected``)."""
+    return panel_context(context["request"], selected)
