@@ -19,11 +19,13 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py build_context_pack
+	$(BIN)/python manage.py build_screening_model
 	$(BIN)/python manage.py ensure_demo_user
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 ## test: install and run the whole suite (with Chromium and a throwaway Redis, installed if missing)
 test: $(STAMP)
+	$(BIN)/python manage.py build_screening_model
 	bash scripts/with-test-services $(BIN)/python -m pytest
 
 ## serve: migrate, build the context pack, collect static files, compile the bytecode, then
@@ -33,6 +35,7 @@ WORKERS ?= $(or $(AICD_WORKERS),2)
 serve: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py build_context_pack
+	$(BIN)/python manage.py build_screening_model
 	$(BIN)/python manage.py collectstatic --noinput
 	$(BIN)/python -m compileall -q $(APP_PACKAGES)
 	AICD_WORKERS=$(WORKERS) $(BIN)/gunicorn -c gunicorn.conf.py
@@ -58,10 +61,12 @@ lint: $(STAMP)
 ## eval: the grounding evaluation (refusal precision/recall, answer and top-3 hit rates) -> docs/evaluation.md
 eval: $(STAMP)
 	$(BIN)/python manage.py build_context_pack
+	$(BIN)/python manage.py build_screening_model
 	$(BIN)/python manage.py evaluate --write docs/evaluation.md
 
 check-package: $(STAMP)
 	$(BIN)/python manage.py build_context_pack --check
+	$(BIN)/python manage.py build_screening_model --check
 
 clean:
 	rm -rf var staticfiles test-artifacts

@@ -255,6 +255,8 @@ LOGGING = {
 # ---------------------------------------------------------------- the assistant's own settings
 AICD_PACKAGE_DIR = Path(env.get_str("AICD_PACKAGE_DIR") or BASE_DIR / "sample_package")
 AICD_CONTEXT_PACK_DIR = Path(env.get_str("AICD_CONTEXT_PACK_DIR") or VAR_DIR / "context_pack")
+# The screening artifact (intent classifier and answerability weights): build_screening_model.
+AICD_SCREENING_MODEL_DIR = Path(env.get_str("AICD_SCREENING_MODEL_DIR") or VAR_DIR / "screening")
 AICD_PROVIDER = env.get_choice(
     "AICD_PROVIDER", ("deterministic", "openai_compatible"), "deterministic"
 )

@@ -9,6 +9,7 @@ import shutil
 import tempfile
 import threading
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,11 @@ class ContextPack:
     rows: tuple[PackageRow, ...]
     index: Index
     artifacts: tuple[dict[str, Any], ...]
+
+    @cached_property
+    def text(self) -> str:
+        """Every row's title, heading and text, lower-cased: what the package mentions."""
+        return " ".join(f"{r.title} {r.heading} {r.text}" for r in self.rows).lower()
 
 
 def build(package: Package) -> ContextPack:

@@ -13,12 +13,11 @@ from assistant.context_pack import get_context_pack
 from assistant.providers.deterministic import DeterministicProvider
 
 ANSWERED = "answered"
+# These three early sets are part of the screening corpus (authors session-a, -b and -c), so the
+# shipped screening model has seen them: their refusal rates are reported for continuity, not as
+# a measure (the cross-author screening evaluation is). Retrieval's top-3 hit rate is not learnt
+# from them and keeps its target.
 TARGETS = {
-    "in_scope_answered": 0.90,
-    "borderline_answered": 0.85,
-    "general_chat_refused": 0.95,
-    "approval_refused": 0.95,
-    "private_data_refused": 0.95,
     "top3_hit_rate": 0.90,
 }
 CATEGORY_TARGET = {

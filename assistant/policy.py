@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
-from assistant import intent
+from assistant import answerability
+from assistant.context_pack import ContextPack
 from assistant.retrieval import SearchResult
+from assistant.screening import artifact, screen
 from assistant.types import Notice
-from core.text import content_stems
 
 
 class Pattern(StrEnum):
@@ -85,78 +86,67 @@ def notice(pattern: Pattern) -> Notice:
     return Notice(pattern=pattern.value, message=MESSAGES[pattern])
 
 
-# Words that place a question in the package's subject area even when retrieval is weak; a
-# question with none of them and no package support is general chat, not a package gap.
-DOMAIN_WORDS = """
-ai artificial intelligence machine learning ml model models llm llms gpt genai generative
-assistant assistants chatbot chatbots copilot agent agents prompt prompts token tokens tokenomics
-retrieval rag grounding grounded citation citations cite source sources package playbook corpus
-context pack architecture architect architectural governance govern risk risks nist rmf iso 42001
-evaluation eval evals validation validate test testing benchmark pilot poc proof concept prototype
-lifecycle stage gate gates owner owners ownership approval approvals approve sign vendor vendors
-supplier data privacy retention pii personal security secret secrets credential credentials key
-keys provider providers gateway deployment deploy production release rollback change control
-pull request issue receipt drift monitoring monitor decommission decommissioning retire
-sustainment sustain budget cost costs spend compliance gxp regulated regulatory legal hallucination
-hallucinations injection jailbreak guardrail guardrails refusal refuse refusals upload uploads
-session prd proposal review reviewer reviews criteria readiness build engineering platform cloud
-csp csrf throttling rate limit scale telemetry logging audit incident escalation raci decision
-decisions policy policies trust freshness stale claim boundary boundaries glossary capability
-capabilities enterprise stakeholder stakeholders roadmap requirements evidence finding findings
-blocker concern metric metrics kpi accuracy latency quality fairness bias
-transparency accountability framework frameworks control controls temperature wording
-nondeterminism deterministic capability capabilities iteration stop freshness quote quoted
-roll rollback rollbacks deterministic answerer lane lanes registry registries dpo cab prd poc rag
-pii price prices pricing recertify recertification escalate incident incidents inference gpu gpus
-kubernetes server servers infrastructure hosting deploy configuration config environment
-environments staging prod api apis endpoint sdk integration integrations neutrality gdpr hipaa fda
-pentest threat threats artifact artifacts receipt receipts packet packets sponsor finops sprint
-dataset datasets finetune embedding embeddings vector summarization classifier classification
-automation workflow workflows procurement contract saas hallucinate grounding answer answers
-wcag accessibility carbon sustainability emissions tax vat lora hyperparameter hyperparameters
-"""
-_DOMAIN_STEMS = frozenset(content_stems(DOMAIN_WORDS))
-
-
 @dataclass(frozen=True)
 class PolicyDecision:
-    """The policy's verdict on a question: a refusal notice, or None when it may be answered."""
+    """The policy's verdict on a question: a refusal notice, or None when it may be answered.
+
+    ``screening`` says, for the run's telemetry, what decided and with which scores; it never
+    holds question text.
+    """
 
     refusal: Notice | None
+    screening: dict[str, Any] = field(default_factory=dict)
 
     @property
     def refused(self) -> bool:
         return self.refusal is not None
 
 
-def screen_intent(question: str) -> Pattern | None:
-    """Refusals decided from the question alone, before any retrieval (see assistant/intent.py)."""
-    found = intent.screen(question)
-    return Pattern(found.value) if found else None
+def screen_intent(question: str) -> PolicyDecision:
+    """Refusals decided from the question alone, before any retrieval.
 
-
-def has_domain_vocabulary(question: str, correct: Callable[[str], str] | None = None) -> bool:
-    """True when any word (typo-corrected against the package when ``correct`` is given) is a
-    word of the package's subject area."""
-    for stem in content_stems(question):
-        if stem in _DOMAIN_STEMS or (correct is not None and correct(stem) in _DOMAIN_STEMS):
-            return True
-    return False
-
-
-def decide(
-    question: str, search: SearchResult, correct: Callable[[str], str] | None = None
-) -> PolicyDecision:
-    """The refusals that need retrieval: general chat and missing package support.
-
-    Runs after :func:`screen_intent` (the pipeline calls that first, before retrieval) and before
-    any adapter or provider call.
+    The explicit source-boundary rules and the learnt intent model
+    (:mod:`assistant.screening`) decide on the question's plain spelling.
     """
-    pattern: Pattern | None = None
-    if not has_domain_vocabulary(question, correct):
-        # Nothing in the question touches the package's subject area: general chat, even when
-        # a few ordinary words happen to match some row.
-        pattern = Pattern.UNSUPPORTED_GENERAL_CHAT
-    elif not search.supported:
-        pattern = Pattern.NO_PACKAGE_SUPPORT
-    return PolicyDecision(refusal=notice(pattern) if pattern else None)
+    screening = artifact.get_screening()
+    decision = screen.decide(question, screening.intent)
+    telemetry: dict[str, Any] = {
+        "model": screening.fingerprint,
+        "decided_by": f"rule:{decision.rule}" if decision.rule else "intent_model",
+        "intent_scores": decision.scores,
+        "intent_thresholds": decision.thresholds,
+    }
+    refusal = notice(Pattern(decision.pattern)) if decision.pattern else None
+    return PolicyDecision(refusal=refusal, screening=telemetry)
+
+
+def decide(question: str, search: SearchResult, pack: ContextPack) -> PolicyDecision:
+    """The refusal that needs retrieval: the package does not cover what the question is about.
+
+    Runs after :func:`screen_intent` and before any adapter or provider call. The answerability
+    model (:mod:`assistant.answerability`) weighs the question's specific subjects the package
+    never mentions against how well the best rows cover it; the refusal names those subjects.
+    """
+    screening = artifact.get_screening()
+    found = answerability.evidence(
+        question,
+        search,
+        vocabulary=pack.index.doc_freq,
+        package_text=pack.text,
+        correct=pack.index.correct,
+    )
+    verdict = screening.answerability.judge(found, supported=bool(search.hits))
+    telemetry = {
+        "answerability": {
+            "probability": round(verdict.probability, 4),
+            "threshold": screening.answerability.threshold,
+            "uncovered_terms": len(found.missing),
+        }
+    }
+    if verdict.answerable:
+        return PolicyDecision(refusal=None, screening=telemetry)
+    message = MESSAGES[Pattern.NO_PACKAGE_SUPPORT]
+    if found.missing:
+        message = f"{answerability.not_covered_sentence(found.missing)} {message}"
+    refusal = Notice(pattern=Pattern.NO_PACKAGE_SUPPORT.value, message=message)
+    return PolicyDecision(refusal=refusal, screening=telemetry)

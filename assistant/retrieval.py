@@ -139,9 +139,18 @@ class Index:
         n = len(self.rows)
         return math.log((n - df + 0.5) / (df + 0.5) + 1.0)
 
+    @cached_property
+    def longest_word(self) -> int:
+        """The length of the package's longest plain word (phrase tokens excluded)."""
+        return max((len(t) for t in self.doc_freq if t.isalpha()), default=0)
+
     def correct(self, stem: str) -> str:
         """A stem the package never uses, corrected to the most common package stem one edit away."""
         if len(stem) < MIN_TYPO_LENGTH or stem in self.doc_freq or not stem.isalpha():
+            return stem
+        if len(stem) > self.longest_word + 1:
+            # One edit changes the length by at most one: no package word can be one edit away,
+            # so a very long word (a pasted blob) costs nothing instead of 100k candidates.
             return stem
         # Sorted, so that among equally frequent candidates the alphabetically first wins in every
         # process (a set's order changes with the hash seed); map and max run in C, which matters

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
+from typing import Any
 
 from assistant import lanes, policy
 from assistant import telemetry as tm
@@ -45,6 +46,8 @@ class RunBuilder:
         self.upload = uploaded.EMPTY_SELECTION
         self.usage = tokens.TokenUsage(user_prompt_tokens=tokens.count(question))
         self.provider_called = False
+        # What decided the screening (rule or model, class scores, answerability): no text.
+        self.screening: dict[str, Any] = {}
 
     def record_completion(self, response: ProviderResponse) -> None:
         """The provider answered: its model and completion tokens (its own count, if it gave one)."""
@@ -106,7 +109,7 @@ class RunBuilder:
                 external_retrieval_count=len(self.current.refs),
                 package_version=self.package_version,
                 current_freshness=[r.freshness_label for r in self.current.refs],
-                extra=self.upload.telemetry(),
+                extra={**self.upload.telemetry(), "screening": self.screening},
             ),
             self.watch,
         )

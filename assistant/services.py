@@ -58,15 +58,18 @@ def answer(
         adapter_name=adapter.name if adapter else settings.AICD_CURRENT_CONTEXT_ADAPTER,
     )
 
-    intent = policy.screen_intent(question)
-    if intent is not None:
-        return run.refused(policy.notice(intent), refused_sources=len(session_sources))
+    with run.watch.phase("screening"):
+        screened = policy.screen_intent(question)
+    run.screening = dict(screened.screening)
+    if screened.refusal is not None:
+        return run.refused(screened.refusal, refused_sources=len(session_sources))
 
     pack = get_context_pack()
     run.package_version = pack.package_version
     with run.watch.phase("retrieval"):
         search = pack.index.search(question, k=SEARCH_DEPTH)
-    decision = policy.decide(question, search, correct=pack.index.correct)
+        decision = policy.decide(question, search, pack)
+    run.screening.update(decision.screening)
     if decision.refusal is not None:
         return run.refused(decision.refusal, refused_sources=len(session_sources))
 

@@ -87,6 +87,7 @@ def summary(data: TelemetryInput, watch: Stopwatch) -> dict[str, Any]:
         ),
         "latency_ms": {
             "total": watch.total_ms(),
+            "screening": watch.phases.get("screening", 0.0),
             "retrieval": watch.phases.get("retrieval", 0.0),
             "current_retrieval": watch.phases.get("current_retrieval", 0.0),
             "provider": watch.phases.get("provider", 0.0),

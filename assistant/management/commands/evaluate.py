@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from assistant import evaluation
 from assistant.context_pack import get_context_pack
+from assistant.screening import evaluation as screening_evaluation
 
 
 class Command(BaseCommand):
@@ -41,7 +42,11 @@ class Command(BaseCommand):
                 evaluation.render_markdown(report, package_version=version, source=path.name)
             )
             all_met = all_met and report.meets_targets()
-        text = evaluation.HEADER + "\n".join(parts)
+        screening_report = screening_evaluation.cross_author()
+        screening = screening_evaluation.render_markdown(
+            screening_report, previous=screening_evaluation.previous_figures()
+        )
+        text = evaluation.HEADER + screening + "\n" + "\n".join(parts)
         self.stdout.write(text)
         if options["write"]:
             options["write"].write_text(text)

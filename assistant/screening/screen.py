@@ -1,0 +1,44 @@
+"""The intent decision: the explicit rules first, then the learnt model, on the plain question."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from assistant.screening import rules
+from assistant.screening.model import ANSWER, ScreeningModel
+from assistant.screening.normalize import plain
+
+UPLOADED_SOURCE_BOUNDARY = "uploaded_source_boundary"
+PRIVATE_DATA = "private_internal_data_request"
+
+
+@dataclass(frozen=True)
+class IntentDecision:
+    """Which refusal pattern the question's intent calls for (None: pass on to retrieval).
+
+    ``rule`` names the explicit rule that decided, if one did; ``scores`` are the model's class
+    probabilities and ``thresholds`` the per-class thresholds they were compared with, so the
+    run's telemetry can say why.
+    """
+
+    pattern: str | None
+    rule: str | None
+    scores: dict[str, float]
+    thresholds: dict[str, float]
+
+
+def decide(question: str, model: ScreeningModel) -> IntentDecision:
+    screen = model.screen(question)
+    rule = rules.match(plain(question))
+    pattern = screen.refusal
+    if rule is not None:
+        if rule.kind is rules.RuleKind.UPLOAD_BOUNDARY:
+            pattern = UPLOADED_SOURCE_BOUNDARY
+        elif rule.kind is rules.RuleKind.SECRET_VALUE:
+            pattern = PRIVATE_DATA
+        elif pattern is None:
+            # Leaving the source boundary is refused whatever it asks for; the model says which
+            # refusal fits what it asks for (a joke, an approval, a secret).
+            refusals = {k: v for k, v in screen.scores.items() if k != ANSWER}
+            pattern = max(refusals, key=lambda k: (refusals[k], k))
+    return IntentDecision(pattern, rule.name if rule else None, screen.scores, screen.thresholds)
