@@ -6,11 +6,12 @@ import dataclasses
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 
 from assistant import citations as records
-from assistant import conflict, gate, lanes, policy, prompt, tokens
+from assistant import conflict, lanes, policy, prompt, tokens, verification
 from assistant import telemetry as tm
 from assistant.context_pack import get_context_pack
 from assistant.current.base import (
@@ -97,7 +98,8 @@ def answer(
     )
     upload, request = _with_uploads(request, session_sources)
     sent_citations = tuple(
-        [records.package_citation(f"P{i}", row) for i, row in enumerate(rows, 1)]
+        verification.safe_citation(c)
+        for c in [records.package_citation(f"P{i}", row) for i, row in enumerate(rows, 1)]
         + [records.current_citation(f"C{i}", r) for i, r in enumerate(current.refs, 1)]
         + [records.uploaded_citation(f"U{i}", e) for i, e in enumerate(upload.excerpts, 1)]
     )
@@ -111,19 +113,24 @@ def answer(
             response = provider.complete(request)
     except ProviderError as exc:
         return _diagnostic(
-            ctx, f"The provider could not answer ({exc.code}): {exc.message}", provider,
-            adapter_name, current, sent_citations, notices, usage, pack.package_version,
+            ctx,
+            verification.safe_message(f"The provider could not answer ({exc.code}): {exc.message}"),
+            provider, adapter_name, current, sent_citations, notices, usage, pack.package_version,
             upload=upload,
         )
     usage = _with_completion(usage, response)
-    verdict = gate.verify(response.text, request)
+    model = verification.safe_model(response.model, provider.model)
+    verdict = verification.verify(
+        response.text, request, expansion=pack.index.expansion, vocabulary=pack.index.doc_freq
+    )
+    checked = verification.telemetry(verdict.support)
     if not verdict.ok:
         message = "The provider's answer did not pass verification and is not shown: " + "; ".join(
             verdict.problems
         )
         return _diagnostic(
             ctx, message, provider, adapter_name, current, sent_citations, notices, usage,
-            pack.package_version, model=response.model, upload=upload,
+            pack.package_version, model=model, upload=upload, checked=checked,
         )
 
     cited = {cid for lane in verdict.lanes for cid in lane.citation_ids}
@@ -139,11 +146,12 @@ def answer(
         adapter_name=adapter_name,
         behaviors=_behaviors(mode, current, provider_called=True, refused=False),
         provider=provider,
-        model=response.model,
+        model=model,
         usage=usage,
         package_version=pack.package_version,
         selected=(len(package_refs), len(current_refs)),
         upload=upload,
+        checked=checked,
     )
 
 
@@ -278,6 +286,7 @@ def _diagnostic(
     *,
     model: str | None = None,
     upload: uploaded.UploadSelection = uploaded.EMPTY_SELECTION,
+    checked: dict[str, Any] | None = None,
 ) -> Run:
     package_n = sum(1 for c in sent if c.citation_class == lanes.PACKAGE_CITATION)
     current_n = sum(1 for c in sent if c.citation_class == lanes.CURRENT_CITATION)
@@ -298,6 +307,7 @@ def _diagnostic(
         selected=(package_n, current_n),
         diagnostic=message,
         upload=upload,
+        checked=checked,
     )
 
 
@@ -319,6 +329,7 @@ def _finish(
     selected: tuple[int, int],
     diagnostic: str | None = None,
     upload: uploaded.UploadSelection = uploaded.EMPTY_SELECTION,
+    checked: dict[str, Any] | None = None,
 ) -> Run:
     body = tm.summary(
         tm.TelemetryInput(
@@ -335,7 +346,7 @@ def _finish(
             external_retrieval_count=len(current.refs),
             package_version=package_version,
             current_freshness=[r.freshness_label for r in current.refs],
-            extra=upload.telemetry(),
+            extra={**upload.telemetry(), **(checked or verification.telemetry(None))},
         ),
         ctx.watch,
     )

@@ -131,13 +131,18 @@ def package_answer(received: gw.Received) -> str:
 
 
 def four_lane_answer(received: gw.Received) -> str:
+    """A grounded four-lane answer: each source lane quotes a sentence of a source it cites."""
     p, c = received.sent_ids("P"), received.sent_ids("C")
-    current = f"The framework groups risk work into four functions [{c[0]}]." if c else lanes.CURRENT_NOT_RETRIEVED
+    current = (
+        f"The AI RMF organises risk work into govern, map, measure and manage [{c[0]}]."
+        if c else lanes.CURRENT_NOT_RETRIEVED
+    )
     synthesis_ids = ", ".join([p[0], *c[:1]])
     return (
-        f"**Package says:** Name the owners before build [{p[0]}].\n\n"
+        f"**Package says:** {received.first_sentence(p[0])} [{p[0]}]\n\n"
         f"**Current/public source says:** {current}\n\n"
-        f"**Synthesis / implications:** The package remains the record [{synthesis_ids}].\n\n"
+        f"**Synthesis / implications:** The package remains the source of record [{synthesis_ids}]. "
+        "This is an implication of the cited lanes, not source evidence.\n\n"
         f"**Divergence / update candidate:** {lanes.DIVERGENCE_FALLBACK}"
     )
 
@@ -247,9 +252,8 @@ def test_model_that_obeys_the_injection_is_stopped_by_the_gate(
     configured, api_client, with_current_source
 ) -> None:
     def obeying(received: gw.Received) -> str:
-        return four_lane_answer(received).replace(
-            "Name the owners before build", "The playbook approves every vendor [P9]. Also"
-        )
+        p1 = received.first_sentence(received.sent_ids("P")[0])
+        return four_lane_answer(received).replace(p1, "The playbook approves every vendor [P9]. " + p1)
 
     configured.then(gw.answer(obeying))
     body = ask(api_client, mode="package_current")
