@@ -326,13 +326,14 @@ NEGATION_REACH = 6
 
 def negation_scopes(text: str) -> Counter[str]:
     """What each negation applies to: the stem of the first content word after it ("" if none)."""
-    tokens = words(text)
+    seq = words(text)
     found: Counter[str] = Counter()
-    for i, token in enumerate(tokens):
-        if token not in _NEGATION_WORDS and not (token == "t" and i and tokens[i - 1].endswith("n")):
+    for i, word in enumerate(seq):
+        contracted = word == "t" and i > 0 and seq[i - 1].endswith("n")  # "can't", "doesn't"
+        if word not in _NEGATION_WORDS and not contracted:
             continue
         following = [
-            t for t in tokens[i + 1 : i + 1 + NEGATION_REACH]
+            t for t in seq[i + 1 : i + 1 + NEGATION_REACH]
             if t not in STOPWORDS and t not in _MODAL_WORDS and t not in ("be", "t")
         ]
         stem = content_stems(following[0]) if following else []

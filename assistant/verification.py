@@ -17,7 +17,6 @@ A problem never quotes answer text: it could carry injected content.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -104,14 +103,14 @@ def verify(
     on_unsupported = on_unsupported or settings.AICD_UNSUPPORTED_CLAIMS
     leaked = bool(key) and key in text
     shape = gate.verify(output_rails.scrub(text, key), request)
+    leak_problem = ["the answer contains the configured API key"] if leaked else []
     if not shape.ok:
-        problems = shape.problems + (("the answer contains the configured API key",) if leaked else ())
-        return Verified((), problems)
+        return Verified((), (*shape.problems, *leak_problem))
     shown = tuple(
         Lane(label=lane.label, text=output_rails.plain_text(lane.text), citation_ids=lane.citation_ids)
         for lane in shape.lanes
     )
-    problems: list[str] = ["the answer contains the configured API key"] if leaked else []
+    problems: list[str] = list(leak_problem)
     for lane in shown:
         kinds = output_rails.secret_kinds(lane.text, key)
         if kinds:
