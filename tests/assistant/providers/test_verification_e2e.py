@@ -3,13 +3,12 @@
 Each test drives /api/source-grounded-chat (and the chat page where markup or keys could render)
 with AICD_PROVIDER=openai_compatible pointed at a scripted server, and checks that the run ends as
 a diagnostic or a stripped, safe answer: no API key and no active markup in the body, the page or
-any captured log record (the key check is the autouse fixture imported below).
+any captured log record (the key check is the autouse fixture in conftest.py).
 """
 
 from __future__ import annotations
 
 import json
-import logging
 
 import pytest
 from django.core.cache import cache
@@ -18,15 +17,8 @@ from rest_framework.test import APIClient
 
 from assistant import lanes
 from tests.assistant.providers import gateway as gw
-from tests.assistant.providers.test_openai_compatible_e2e import (  # noqa: F401 - fixtures
-    API_KEY,
-    IN_SCOPE,
-    MODEL,
-    _fresh_pack_cache,
-    configured,
-    gateway,
-    key_never_logged,
-)
+from tests.assistant.providers.conftest import API_KEY, MODEL
+from tests.assistant.providers.test_openai_compatible_e2e import IN_SCOPE
 
 pytestmark = pytest.mark.django_db
 
@@ -37,6 +29,12 @@ REVIEW_QUESTION = (
     "criteria for data boundary, integration and identity and access"
 )
 ACTIVE_MARKUP = ("javascript:", "onerror", "<img", "<script", "](", "evil.example", "\u202e", "\u2066")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_pack_cache():
+    """These tests never change the package, so the loaded context pack is kept between them."""
+    yield
 
 
 @pytest.fixture
@@ -285,8 +283,3 @@ def test_the_deterministic_provider_neutralises_a_label_shaped_title(reviewer_cl
     ]
     assert body["lanes"][1]["text"].startswith(f'"{LABEL_TITLE}", ')
     assert body["telemetry"]["claim_support"]["unsupported_count"] == 0
-
-
-@pytest.fixture(autouse=True)
-def _debug_logging(caplog):
-    caplog.set_level(logging.DEBUG)
