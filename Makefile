@@ -58,7 +58,8 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-## eval: the grounding evaluation (refusal precision/recall, answer and top-3 hit rates) -> docs/evaluation.md
+## eval: the grounding evaluation (refusal precision/recall, answer and top-3 hit rates) and the
+## claim verifier benchmark (held-out recall, precision, false rejections) -> docs/evaluation.md
 eval: $(STAMP)
 	$(BIN)/python manage.py build_context_pack
 	$(BIN)/python manage.py build_screening_model

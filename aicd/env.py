@@ -42,6 +42,14 @@ def get_float(name: str, default: float | None = None, *, minimum: float = 0.0) 
     return value
 
 
+def get_fraction(name: str, default: float) -> float:
+    """Parse a number between 0 and 1 inclusive, or return ``default`` when unset or empty."""
+    value = get_float(name, default)
+    if value is None or value > 1.0:
+        raise ImproperlyConfigured(f"{name} must be a number between 0 and 1, got {value!r}.")
+    return value
+
+
 def get_int(name: str, default: int, *, minimum: int = 0) -> int:
     """Parse an integer variable with a lower bound."""
     raw = os.environ.get(name, "").strip()

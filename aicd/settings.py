@@ -277,6 +277,12 @@ AICD_CURRENT_CONTEXT_ALLOWED_PORTS = env.get_int_list("AICD_CURRENT_CONTEXT_ALLO
 AICD_PRICE_INPUT_PER_1K = env.get_float("AICD_PRICE_INPUT_PER_1K")
 AICD_PRICE_OUTPUT_PER_1K = env.get_float("AICD_PRICE_OUTPUT_PER_1K")
 AICD_MAX_QUESTION_CHARS = env.get_int("AICD_MAX_QUESTION_CHARS", 2000, minimum=50)
+# Claim-level support of provider answers (assistant/claim_support.py, docs/source-boundaries.md):
+# the score each claim must reach, and what happens to an answer with a claim below it.
+AICD_CLAIM_SUPPORT_THRESHOLD = env.get_fraction("AICD_CLAIM_SUPPORT_THRESHOLD", 0.8)
+AICD_UNSUPPORTED_CLAIMS = env.get_choice(
+    "AICD_UNSUPPORTED_CLAIMS", ("strict", "annotate"), "strict"
+)
 
 # ---------------------------------------------------------------- scale-out (gunicorn, Redis)
 # Test-only: name the serving worker in a response header so multi-worker tests can tell

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant import lanes
+from assistant import lane_labels, lanes
 from assistant.prompt import ProviderRequest
 from assistant.types import Lane
 
@@ -63,13 +63,22 @@ def _canonical_label(found: str) -> str:
     return found
 
 
-def parse(text: str) -> tuple[list[tuple[str, str]], list[str]]:
-    """Split text at lane-label lines; text before the first label is a problem."""
+def parse(text: str, sent_text: str = "") -> tuple[list[tuple[str, str]], list[str]]:
+    """Split text at lane-label lines; text before the first label is a problem.
+
+    A label followed by text on its line is not a label when that line repeats a source sent
+    (``sent_text``), e.g. an upload titled "Package says: ..." quoted at the start of a line.
+    """
     problems: list[str] = []
+    snippets = lane_labels.source_label_snippets(sent_text) if sent_text else ()
     matches = [
         m
         for m in LABEL_LINE_RE.finditer(text)
-        if not m.group("rest") or m.group("colon1") or m.group("colon2")
+        if not m.group("rest")
+        or (
+            (m.group("colon1") or m.group("colon2"))
+            and not (snippets and lane_labels.is_source_text(m.group(0), snippets))
+        )
     ]
     if not matches:
         return [], ["the answer has no lane labels"]
@@ -91,7 +100,7 @@ def verify(text: str, request: ProviderRequest) -> GateResult:  # noqa: C901 - o
     required = lanes.required_lanes(request.mode, with_uploads=with_uploads)
     allowed = lanes.allowed_order(request.mode, with_uploads=with_uploads)
     sent = {ref.citation_id: ref.citation_class for ref in request.all_refs()}
-    sections, problems = parse(text)
+    sections, problems = parse(text, _sent_text(request))
     labels = [label for label, _ in sections]
 
     for label in labels:

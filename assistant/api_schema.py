@@ -25,7 +25,16 @@ class NoticeSerializer(serializers.Serializer):
 
 class LaneSerializer(serializers.Serializer):
     label = serializers.ChoiceField(choices=list(lanes.ALL_LABELS))  # type: ignore[assignment]
-    text = serializers.CharField(help_text="Plain text with [P1]/[C1]/[U1] citation markers.")
+    text = serializers.CharField(
+        help_text=(
+            "Plain text with [P1]/[C1]/[U1] citation markers: paragraphs separated by blank lines, "
+            "list items starting with '- '. Never HTML or Markdown to render: links, images, HTML "
+            "tags, javascript:/data: URLs and bidi or zero-width control characters are removed, "
+            "from quoted source text too. With AICD_UNSUPPORTED_CLAIMS=annotate a claim the sources "
+            "do not support starts with '(Unsupported: not found in the cited sources.)' and keeps "
+            "no citation marker."
+        )
+    )
     citation_ids = serializers.ListField(child=serializers.CharField())
 
 
@@ -72,6 +81,44 @@ class CurrentContextSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
+class ClaimScoreSerializer(serializers.Serializer):
+    lane = serializers.CharField(help_text="The lane label, as in lanes[].label.")
+    position = serializers.IntegerField(
+        help_text="1-based position of the claim in its lane; 0 for a fixed sentence."
+    )
+    kind = serializers.ChoiceField(
+        choices=["source", "implication", "owner", "fixed"],
+        help_text="The rule applied: a claim about its cited sources, a labelled implication, a "
+        "missing-evidence item, or an exact fixed sentence.",
+    )
+    score = serializers.FloatField(min_value=0.0, max_value=1.0)
+    supported = serializers.BooleanField()
+    source_ids = serializers.ListField(
+        child=serializers.CharField(), help_text="The cited ids that support it."
+    )
+    reasons = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Why it falls short, e.g. number, negation, modal strength.",
+    )
+
+
+class ClaimSupportSerializer(serializers.Serializer):
+    checked = serializers.BooleanField(
+        help_text="False when no provider answer was checked (refusal, provider error, malformed shape)."
+    )
+    score = serializers.FloatField(
+        allow_null=True, help_text="Overall support: the mean claim score."
+    )
+    threshold = serializers.FloatField(help_text="AICD_CLAIM_SUPPORT_THRESHOLD.")
+    on_unsupported = serializers.ChoiceField(
+        choices=["strict", "annotate"], help_text="AICD_UNSUPPORTED_CLAIMS."
+    )
+    unsupported_count = serializers.IntegerField()
+    claims = ClaimScoreSerializer(
+        many=True, help_text="Per-claim scores, by lane and position; never claim text."
+    )
+
+
 class TelemetrySerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=[m.value for m in Mode])
     behaviors = serializers.ListField(child=serializers.CharField())
@@ -88,6 +135,7 @@ class TelemetrySerializer(serializers.Serializer):
     source_freshness = serializers.DictField(child=serializers.JSONField())
     external_retrieval_count = serializers.IntegerField()
     durable_logging = serializers.CharField()
+    claim_support = ClaimSupportSerializer()
 
 
 class RunSerializer(serializers.Serializer):

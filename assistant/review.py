@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from assistant.lane_labels import neutralise
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.sentences import best_sentences, split_sentences
 from core.text import content_stems, excerpt, words
@@ -177,7 +178,8 @@ def findings(request: ProviderRequest, terms: list[str]) -> list[Finding]:
 
 
 def _where(ref: SourceRef) -> str:
-    return f"{inert(str(ref.meta.get('display_title', ref.title)))}, {inert(str(ref.meta.get('anchor', '')))}"
+    title = neutralise(inert(str(ref.meta.get("display_title", ref.title))))
+    return f"{title}, {inert(str(ref.meta.get('anchor', '')))}"
 
 
 def uploaded_lane(request: ProviderRequest, terms: list[str]) -> str:

@@ -6,7 +6,7 @@ import dataclasses
 import uuid
 from typing import Any
 
-from assistant import lanes, policy
+from assistant import lanes, policy, verification
 from assistant import telemetry as tm
 from assistant.current.base import SKIPPED, CurrentContextResult
 from assistant.modes import Mode, RunState
@@ -48,6 +48,8 @@ class RunBuilder:
         self.provider_called = False
         # What decided the screening (rule or model, class scores, answerability): no text.
         self.screening: dict[str, Any] = {}
+        # The claim-level check of the provider's answer (assistant/verification.py), once run.
+        self.checked: dict[str, Any] = verification.telemetry(None)
 
     def record_completion(self, response: ProviderResponse) -> None:
         """The provider answered: its model and completion tokens (its own count, if it gave one)."""
@@ -109,7 +111,7 @@ class RunBuilder:
                 external_retrieval_count=len(self.current.refs),
                 package_version=self.package_version,
                 current_freshness=[r.freshness_label for r in self.current.refs],
-                extra={**self.upload.telemetry(), "screening": self.screening},
+                extra={**self.upload.telemetry(), **self.checked, "screening": self.screening},
             ),
             self.watch,
         )

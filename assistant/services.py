@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from django.conf import settings
 
-from assistant import answer_check, conflict, lanes, policy, prompt
 from assistant import citations as records
+from assistant import conflict, lanes, policy, prompt, verification
 from assistant.context_pack import get_context_pack
 from assistant.current.base import (
     RETRIEVED,
@@ -106,7 +106,8 @@ def answer(
         system_instruction_tokens=tokens.count_shared(request.system_instructions),
     )
     run.sent = tuple(
-        [records.package_citation(f"P{i}", row) for i, row in enumerate(rows, 1)]
+        verification.safe_citation(c)
+        for c in [records.package_citation(f"P{i}", row) for i, row in enumerate(rows, 1)]
         + [records.current_citation(f"C{i}", r) for i, r in enumerate(current.refs, 1)]
         + [records.uploaded_citation(f"U{i}", e) for i, e in enumerate(run.upload.excerpts, 1)]
     )
@@ -119,9 +120,15 @@ def answer(
         with run.watch.phase("provider"):
             response = provider.complete(request)
     except ProviderError as exc:
-        return run.diagnostic(f"The provider could not answer ({exc.code}): {exc.message}")
+        return run.diagnostic(
+            verification.safe_message(f"The provider could not answer ({exc.code}): {exc.message}")
+        )
     run.record_completion(response)
-    verdict = answer_check.verify(response.text, request)
+    run.model = verification.safe_model(response.model, provider.model)
+    verdict = verification.verify(
+        response.text, request, expansion=pack.index.expansion, vocabulary=pack.index.doc_freq
+    )
+    run.checked = verification.telemetry(verdict.support)
     if not verdict.ok:
         return run.diagnostic(
             "The provider's answer did not pass verification and is not shown: "

@@ -6,6 +6,7 @@ With uploaded session sources it adds the structured review lanes (assistant.pro
 from __future__ import annotations
 
 from assistant import conflict, lanes, review
+from assistant.lane_labels import neutralise
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.providers.base import BaseProvider, ProviderResponse
 from assistant.sentences import best_sentences
@@ -63,7 +64,7 @@ class DeterministicProvider(BaseProvider):
             shared = ref.citation_class == lanes.PACKAGE_CITATION
             quoted = best_sentences(ref.text, terms, limit=limit, shared=shared)
             if quoted:
-                paragraphs.append(" ".join(f"{s} [{ref.citation_id}]" for s in quoted))
+                paragraphs.append(" ".join(f"{neutralise(s)} [{ref.citation_id}]" for s in quoted))
         return "\n\n".join(paragraphs)
 
     @staticmethod
@@ -75,7 +76,7 @@ class DeterministicProvider(BaseProvider):
             (lanes.CURRENT_SAYS, found.current_sentence, found.current_id),
         ):
             if sentence not in out[label]:
-                out[label] = f"{sentence} [{cid}]\n\n{out[label]}".strip()
+                out[label] = f"{neutralise(sentence)} [{cid}]\n\n{out[label]}".strip()
         out[lanes.SYNTHESIS] = conflict.synthesis_text(found)
         out[lanes.DIVERGENCE] = conflict.divergence_text(found)
         return out
@@ -93,5 +94,6 @@ class DeterministicProvider(BaseProvider):
             )
         return (
             f"Only approved package guidance [{p}] supports this answer; no current/public source "
-            f"was retrieved to compare it with."
+            f"was retrieved to compare it with. This is an implication of the cited lanes, not "
+            f"source evidence."
         )

@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from assistant import evaluation
+from assistant import evaluation, verifier_benchmark
 from assistant.context_pack import get_context_pack
 from assistant.screening import evaluation as screening_evaluation
 
@@ -46,7 +46,12 @@ class Command(BaseCommand):
         screening = screening_evaluation.render_markdown(
             screening_report, previous=screening_evaluation.previous_figures()
         )
-        text = evaluation.HEADER + screening + "\n" + "\n".join(parts)
+        pack = get_context_pack()
+        verifier, figures = verifier_benchmark.report(
+            pack.rows, pack.index.expansion, pack.index.doc_freq, package_version=version
+        )
+        all_met = all_met and figures[verifier_benchmark.HELD_OUT].meets_targets()
+        text = evaluation.HEADER + screening + "\n" + "\n".join(parts) + "\n" + verifier
         self.stdout.write(text)
         if options["write"]:
             options["write"].write_text(text)

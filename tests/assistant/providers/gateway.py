@@ -34,6 +34,20 @@ class Received:
     def user_message(self) -> str:
         return self.json["messages"][1]["content"]
 
+    def source_text(self, citation_id: str) -> str:
+        """The text the app sent as source ``citation_id`` (between its fences)."""
+        head = re.search(rf"^<<<SOURCE {citation_id} \|[^\n]*\n", self.user_message, re.M)
+        assert head is not None, f"{citation_id} was not sent"
+        return self.user_message[head.end() :].split(f"\n>>>END SOURCE {citation_id}\n", 1)[0]
+
+    def first_sentence(self, citation_id: str) -> str:
+        """A quotable sentence of source ``citation_id``: its first line of prose, first sentence."""
+        for line in self.source_text(citation_id).splitlines():
+            line = line.strip().lstrip("-* ")
+            if len(line) > 30 and " | " not in line and not line.endswith(":"):
+                return re.split(r"(?<=[.!?])\s+(?=[A-Z])", line)[0]
+        raise AssertionError(f"no quotable sentence in {citation_id}")
+
     def sent_ids(self, prefix: str) -> list[str]:
         """Citation ids of the sources the app sent, read from the source fences."""
         return re.findall(rf"^<<<SOURCE ({prefix}\d+) \|", self.user_message, re.M)
