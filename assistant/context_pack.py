@@ -20,7 +20,8 @@ from assistant.types import PackageRow
 
 logger = logging.getLogger(__name__)
 
-PACK_FORMAT = 1
+# 2: rows carry their section kind and keep list and table structure in their text.
+PACK_FORMAT = 2
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from assistant import citations as records
-from assistant import conflict, gate, lanes, policy, prompt, tokens
+from assistant import conflict, gate, lanes, policy, prompt, ranking, tokens
 from assistant import telemetry as tm
 from assistant.context_pack import get_context_pack
 from assistant.current.base import (
@@ -71,7 +71,7 @@ def answer(
 
     pack = get_context_pack()
     with ctx.watch.phase("retrieval"):
-        search = pack.index.search(ctx.question, k=SEARCH_DEPTH)
+        search = ranking.search(pack.index, ctx.question, k=SEARCH_DEPTH)
     decision = policy.decide(ctx.question, search, correct=pack.index.correct)
     if decision.refusal is not None:
         return _refused(
@@ -126,8 +126,15 @@ def answer(
             pack.package_version, model=response.model, upload=upload,
         )
 
-    cited = {cid for lane in verdict.lanes for cid in lane.citation_ids}
-    shown = tuple(c for c in sent_citations if c.id in cited)
+    # Each class in the order the answer first cites it, so the first package citation listed
+    # is the one the answer leads with.
+    first_cited = {cid: n for n, cid in enumerate(dict.fromkeys(
+        cid for lane in verdict.lanes for cid in lane.citation_ids
+    ))}
+    shown = tuple(sorted(
+        (c for c in sent_citations if c.id in first_cited),
+        key=lambda c: (lanes.CITATION_CLASSES.index(c.citation_class), first_cited[c.id]),
+    ))
     return _finish(
         ctx,
         state=RunState.ANSWERED,

@@ -6,6 +6,8 @@ With uploaded session sources it adds the structured review lanes (assistant.pro
 from __future__ import annotations
 
 from assistant import conflict, lanes
+from assistant.composer import Composer
+from assistant.context_pack import get_context_pack
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.providers import review
 from assistant.providers.base import BaseProvider, ProviderResponse
@@ -31,7 +33,9 @@ class DeterministicProvider(BaseProvider):
     def complete(self, request: ProviderRequest) -> ProviderResponse:
         terms = content_stems(request.question)
         out: dict[str, str] = {}
-        out[lanes.PACKAGE_SAYS] = self._quote_refs(request.package_refs[:MAX_PACKAGE_REFS_QUOTED], terms)
+        out[lanes.PACKAGE_SAYS] = self._package_answer(request) or self._quote_refs(
+            request.package_refs[:MAX_PACKAGE_REFS_QUOTED], terms
+        )
         if lanes.CURRENT_SAYS in request.lane_order:
             out[lanes.CURRENT_SAYS] = (
                 self._quote_refs(request.current_refs, terms, per_ref=1)
@@ -53,6 +57,12 @@ class DeterministicProvider(BaseProvider):
             out[lanes.MISSING_EVIDENCE] = review.missing_lane(request, findings)
         text = "\n\n".join(f"{label}\n{out[label]}" for label in request.lane_order if label in out)
         return ProviderResponse(text=text, model=self.model)
+
+    @staticmethod
+    def _package_answer(request: ProviderRequest) -> str:
+        """The composed answer (assistant/composer.py), weighted by the package's own term IDF."""
+        index = get_context_pack().index
+        return Composer(request.question, index.expansion, index.idf).compose(request.package_refs)
 
     @staticmethod
     def _quote_refs(refs: tuple[SourceRef, ...], terms: list[str], per_ref: int = 2) -> str:
