@@ -47,6 +47,7 @@ def package_ref(citation_id: str, row: PackageRow) -> SourceRef:
             "source_path": row.source_path,
             "claim_boundary": row.claim_boundary,
             "section_kind": row.kind,
+            "row_id": row.row_id,
         },
     )
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 
+from assistant.criteria import ReviewCriteria, collect
 from assistant.package import Package, load_package, package_files, package_version
 from assistant.retrieval import Expansion, Index
 from assistant.types import PackageRow
@@ -33,6 +34,7 @@ class ContextPack:
     rows: tuple[PackageRow, ...]
     index: Index
     artifacts: tuple[dict[str, Any], ...]
+    review: ReviewCriteria = ReviewCriteria()
 
     def row(self, row_id: str) -> PackageRow | None:
         for row in self.rows:
@@ -65,6 +67,7 @@ def build(package: Package) -> ContextPack:
         rows=rows,
         index=Index.build(rows, expansion),
         artifacts=artifacts,
+        review=collect(package.artifacts)[0],
     )
 
 
@@ -84,6 +87,7 @@ def write(pack: ContextPack, directory: Path) -> None:
                     "package_dir": pack.package_dir,
                     "row_count": len(pack.rows),
                     "artifacts": list(pack.artifacts),
+                    "review_criteria": pack.review.to_json(),
                 },
                 ensure_ascii=False,
                 indent=1,
@@ -114,6 +118,7 @@ def read(directory: Path) -> ContextPack:
         rows=rows,
         index=Index.load(directory / "index", rows),
         artifacts=tuple(manifest["artifacts"]),
+        review=ReviewCriteria.from_json(manifest.get("review_criteria", {})),
     )
 
 

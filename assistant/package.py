@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.text import slugify
 
-from assistant import section_kinds
+from assistant import criteria, section_kinds
 from assistant.types import PackageRow
 
 if TYPE_CHECKING:
@@ -82,6 +82,8 @@ class Artifact:
     summary: str
     sections: tuple[Section, ...]
     body_markdown: str = field(repr=False)
+    # The front matter as parsed, for conventions read elsewhere (assistant/criteria.py).
+    meta: dict[str, Any] = field(default_factory=dict, repr=False, compare=False, hash=False)
 
     @property
     def reader_path(self) -> str:
@@ -174,6 +176,7 @@ def load_package(root: Path) -> Package:
             problems.append(f"{rel}: topic {artifact.topic!r} is also used by {topics[artifact.topic]}")
         topics[artifact.topic] = rel
         artifacts.append(artifact)
+    problems.extend(criteria.problems(artifacts))
     if problems:
         raise PackageError(problems)
     return Package(root=root, artifacts=tuple(artifacts), version=package_version(root))
@@ -221,6 +224,7 @@ def parse_artifact(source_path: str, raw: bytes) -> Artifact:
         summary=" ".join(str(meta.get("summary") or "").split()),
         sections=tuple(sections),
         body_markdown=text,
+        meta=meta,
     )
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.conf import settings
 
 from assistant import citations as records
-from assistant import conflict, gate, lanes, policy, prompt, ranking, tokens
+from assistant import conflict, criteria_review, gate, lanes, policy, prompt, ranking, tokens
 from assistant import telemetry as tm
 from assistant.context_pack import get_context_pack
 from assistant.current.base import (
@@ -79,6 +79,11 @@ def answer(
         )
 
     rows = _select_rows(search)
+    review = criteria_review.plan(ctx.question, session_sources, pack.review)
+    if review is not None:
+        # The declared criteria and the rules a draft breaks are cited like any package row.
+        extra = (pack.row(row_id) for row_id in review.row_ids)
+        rows += tuple(r for r in extra if r is not None and r not in rows)
     package_refs = tuple(records.package_ref(f"P{i}", row) for i, row in enumerate(rows, 1))
 
     current = CurrentContextResult(state=SKIPPED, detail=_skipped_detail(mode))
@@ -95,7 +100,7 @@ def answer(
         package_refs=package_refs,
         current_refs=current_refs,
     )
-    upload, request = _with_uploads(request, session_sources)
+    upload, request = _with_uploads(request, session_sources, review)
     sent_citations = tuple(
         [records.package_citation(f"P{i}", row) for i, row in enumerate(rows, 1)]
         + [records.current_citation(f"C{i}", r) for i, r in enumerate(current.refs, 1)]
@@ -155,7 +160,9 @@ def answer(
 
 
 def _with_uploads(
-    request: prompt.ProviderRequest, sources: Sequence[SessionSource]
+    request: prompt.ProviderRequest,
+    sources: Sequence[SessionSource],
+    review: criteria_review.Plan | None = None,
 ) -> tuple[uploaded.UploadSelection, prompt.ProviderRequest]:
     """Add the uploaded excerpts that fit once package (and current) context has been counted."""
     if not sources:
@@ -168,14 +175,30 @@ def _with_uploads(
         question=request.question,
         package_text="\n".join(ref.text for ref in request.package_refs),
         package_tokens=grounding,
+        required=review.evidence_positions if review else frozenset(),
     )
     refs = tuple(records.uploaded_ref(f"U{i}", e) for i, e in enumerate(upload.excerpts, 1))
     if not refs:
         return upload, request
+    checks: tuple[criteria_review.Check, ...] = ()
+    if review is not None:
+        index_of = {source.session_source_id: i for i, source in enumerate(sources)}
+        upload_ids = {
+            (index_of[e.record.session_source_id], e.position): f"U{i}"
+            for i, e in enumerate(upload.excerpts, 1)
+        }
+        package_ids: dict[str, str] = {}
+        for ref in request.package_refs:
+            row_id = ref.meta.get("row_id")
+            if row_id:
+                package_ids.setdefault(str(row_id), ref.citation_id)
+        checks = criteria_review.tie(review, package_ids=package_ids, upload_ids=upload_ids)
     return upload, dataclasses.replace(
         request,
         uploaded_refs=refs,
         lane_order=lanes.required_lanes(request.mode, with_uploads=True),
+        criteria=checks,
+        draft_kind=review.kind if review else "",
     )
 
 

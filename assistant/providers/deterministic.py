@@ -5,7 +5,7 @@ With uploaded session sources it adds the structured review lanes (assistant.pro
 
 from __future__ import annotations
 
-from assistant import conflict, lanes
+from assistant import conflict, criteria_lanes, lanes
 from assistant.composer import Composer
 from assistant.context_pack import get_context_pack
 from assistant.prompt import ProviderRequest, SourceRef
@@ -50,7 +50,11 @@ class DeterministicProvider(BaseProvider):
             clash = conflict.detect(request.package_refs, request.current_refs)
             if clash is not None:
                 out = self._with_conflict(out, clash)
-        if request.uploaded_refs:
+        if request.uploaded_refs and request.criteria:
+            out[lanes.UPLOADED_SAYS] = criteria_lanes.uploaded_lane(request, request.criteria)
+            out[lanes.ASSESSMENT] = criteria_lanes.assessment_lane(request, request.criteria)
+            out[lanes.MISSING_EVIDENCE] = criteria_lanes.missing_lane(request, request.criteria)
+        elif request.uploaded_refs:
             findings = review.findings(request, terms)
             out[lanes.UPLOADED_SAYS] = review.uploaded_lane(request, terms)
             out[lanes.ASSESSMENT] = review.assessment_lane(request, findings)
