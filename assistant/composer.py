@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from assistant import section_kinds
 from assistant.prompt import SourceRef
@@ -32,6 +32,8 @@ MAX_CHARS = 1600
 MAX_LIST_ITEMS = 14
 ADJACENT_WEIGHT = 1.6
 SUPPORT_SHARE = 0.4
+# A unit from a source not cited yet may support at a lower share: another section often holds the rest.
+OTHER_SOURCE_SHARE = 0.3
 RANK_PRIOR = (1.0, 0.7, 0.55, 0.45, 0.4, 0.35, 0.3, 0.3)
 
 _DEFINITION_Q = re.compile(
@@ -48,7 +50,7 @@ _FIGURE_Q = re.compile(
     re.I,
 )
 _LISTING_Q = re.compile(
-    r"\bwhat (?:must|should|does|do|has|have|needs?)\b.*\b(?:include|contain|check|cover|state|"
+    r"\bwhat(?: \w+)? (?:must|should|does|do|has|have|needs?)\b.*\b(?:include|contain|check|cover|state|"
     r"list|record|say|show|name|hold|have|answer|confirm|need|ask|capture|describe|document)\b"
     r"|\bwhat (?:are|were) the\b|\bwhich (?:items|things|questions|criteria|elements|fields|checks"
     r"|steps|conditions|sign-offs|signoffs|reasons|metrics|triggers)\b|\bchecklist\b|\blist\b"
@@ -116,10 +118,14 @@ class Composer:
     question: str
     expansion: Expansion
     idf: Callable[[str], float | None]
+    _kinds: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
 
     def compose(self, refs: tuple[SourceRef, ...]) -> str:
         if not refs:
             return ""
+        object.__setattr__(self, "_kinds", {
+            i: str(ref.meta.get("section_kind", section_kinds.GUIDANCE)) for i, ref in enumerate(refs)
+        })
         qtype = question_type(self.question)
         q_terms = self._question_terms()
         scored = [
@@ -139,7 +145,9 @@ class Composer:
                 and candidate.unit.position == c.unit.position + 1
                 for c in chosen
             )
-            if candidate.score * (ADJACENT_WEIGHT if follows else 1.0) < lead.score * SUPPORT_SHARE:
+            new_source = all(c.ref_index != candidate.ref_index for c in chosen)
+            share = OTHER_SOURCE_SHARE if new_source else SUPPORT_SHARE
+            if candidate.score * (ADJACENT_WEIGHT if follows else 1.0) < lead.score * share:
                 continue
             if self._overlaps(candidate, chosen):
                 continue
@@ -178,6 +186,7 @@ class Composer:
         heading_match = sum(w for t, w in q_terms.items() if t in heading_terms)
         prior = RANK_PRIOR[min(index, len(RANK_PRIOR) - 1)]
         warn_q = bool(_WARN_Q.search(self.question))
+        own_terms = set(analyze(self.question, self.expansion))
         term = defined_term(self.question) if qtype == DEFINITION else None
         term_stems = set(content_stems(term)) if term else set()
         out = []
@@ -189,7 +198,10 @@ class Composer:
                 continue
             score = overlap + 0.35 * heading_match
             if unit.kind in (LIST, TABLE):
-                score *= 0.6 if qtype != LISTING else 1.25
+                own = {t: w for t, w in q_terms.items() if t in own_terms}
+                intro_terms = frozenset(analyze(unit.intro, self.expansion)) & frozenset(own)
+                answers_question = bool(own) and sum(own[t] for t in intro_terms) >= 0.6 * sum(own.values())
+                score *= 2.0 if answers_question else 1.25 if qtype == LISTING else 0.6
                 if len(unit.parts) > MAX_LIST_ITEMS:
                     score *= 0.5
             if (qtype == LISTING and unit.kind in (ITEM, ROW)) or (
@@ -230,6 +242,18 @@ class Composer:
              and s.unit.kind in (LIST, TABLE)),
             None,
         )
+        if whole is None and qtype == LISTING:
+            # A listing question led by a sentence of a checklist (or of a row whose list scores
+            # close to it) is answered by that list or table, whole.
+            checklist = self._kinds.get(lead.ref_index) == section_kinds.CHECKLIST
+            lists = [
+                s for s in scored
+                if s.ref_index == lead.ref_index and s.unit.kind in (LIST, TABLE)
+                and len(s.unit.parts) <= MAX_LIST_ITEMS and (checklist or s.score >= 0.5 * lead.score)
+            ]
+            if lists:
+                return Scored(lead.score, lead.ref_index, lists[0].unit, lead.terms | lists[0].terms)
+            return lead
         if whole is None or len(whole.unit.parts) > MAX_LIST_ITEMS:
             return lead
         if (qtype == LISTING and unit.kind in (ITEM, ROW)) or (

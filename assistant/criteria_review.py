@@ -181,6 +181,8 @@ def _term_score(sentence: Sentence, criterion: Criterion) -> int:
         phrase = _phrase(term)
         if _positions(sentence.stems, phrase):
             score += 2 if len(phrase) > 1 else 1
+    if criterion.requires == "amount" and _ELEMENT["amount"].search(sentence.text):
+        score += 1  # a sum of money is itself evidence of a cost figure
     return score
 
 

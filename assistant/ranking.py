@@ -26,6 +26,9 @@ HEADING_BONUS = 0.6
 UNIT_BONUS = 0.8
 DEFINITION_BONUS = 1.6
 ANTI_PATTERN_WEIGHT = 0.8
+# "What must ... check / include" wants the checklist, whole, more than a definition.
+CHECKLIST_WEIGHT = 1.4
+LISTING_DEFINITION_WEIGHT = 0.8
 GENERIC_HEADINGS = frozenset({"purpose and scope"})
 _WARN_Q = re.compile(r"\b(?:anti-?patterns?|mistakes?|wrong|warn|avoid|pitfalls?|fail\w*|bad|blockers?)\b", re.I)
 
@@ -58,6 +61,7 @@ def search(index: Index, question: str, *, k: int) -> SearchResult:
     term = composer.defined_term(question)
     term_stems = frozenset(content_stems(term)) if term else frozenset()
     warn_q = bool(_WARN_Q.search(question))
+    listing = composer.question_type(question) == composer.LISTING
 
     q_idf = {t: index.idf(t) or 0.0 for t in set(content_stems(question))}
     own = set(content_stems(" ".join(index.correct(w) for w in stems(question))))
@@ -79,6 +83,10 @@ def search(index: Index, question: str, *, k: int) -> SearchResult:
         ):
             score += top * HEADING_BONUS * min(1.0, _weight(index, heading) / q_weight)
         score += top * UNIT_BONUS * _best_unit_share(index, hit.row.text, q_idf)
+        if listing and hit.row.kind == section_kinds.CHECKLIST:
+            score *= CHECKLIST_WEIGHT
+        elif listing and hit.row.kind == section_kinds.DEFINITION:
+            score *= LISTING_DEFINITION_WEIGHT
         if hit.row.kind == section_kinds.ANTI_PATTERN and not warn_q:
             score *= ANTI_PATTERN_WEIGHT
         scored.append((score, order, dataclasses.replace(hit, score=score)))
