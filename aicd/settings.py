@@ -279,7 +279,7 @@ AICD_PRICE_OUTPUT_PER_1K = env.get_float("AICD_PRICE_OUTPUT_PER_1K")
 AICD_MAX_QUESTION_CHARS = env.get_int("AICD_MAX_QUESTION_CHARS", 2000, minimum=50)
 # Claim-level support of provider answers (assistant/claim_support.py, docs/source-boundaries.md):
 # the score each claim must reach, and what happens to an answer with a claim below it.
-AICD_CLAIM_SUPPORT_THRESHOLD = env.get_fraction("AICD_CLAIM_SUPPORT_THRESHOLD", 0.8)
+AICD_CLAIM_SUPPORT_THRESHOLD = env.get_fraction("AICD_CLAIM_SUPPORT_THRESHOLD", 0.85)
 AICD_UNSUPPORTED_CLAIMS = env.get_choice(
     "AICD_UNSUPPORTED_CLAIMS", ("strict", "annotate"), "strict"
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant import lane_labels, lanes
+from assistant import criteria_review, lane_labels, lanes
 from assistant.prompt import ProviderRequest
 from assistant.types import Lane
 
@@ -128,6 +128,11 @@ def verify(text: str, request: ProviderRequest) -> GateResult:  # noqa: C901 - o
                     f"lane '{label}' cites {cid}, a {sent[cid]}; it admits only {lanes.LANE_CLASS[label]}s"
                 )
         problems.extend(_lane_content_problems(label, body, ids, request))
+        if label == lanes.ASSESSMENT and request.criteria:
+            for name in criteria_review.unknown_criteria(body, request.criteria):
+                problems.append(
+                    f"lane '{label}' has a finding for a criterion that was not sent: {name[:60]}"
+                )
         problems.extend(_markup_problems(label, body, request))
         unique = tuple(dict.fromkeys(ids))
         result.append(Lane(label=label, text=body, citation_ids=unique))

@@ -34,7 +34,12 @@ def package_ref(citation_id: str, row: PackageRow) -> SourceRef:
         citation_class=lanes.PACKAGE_CITATION,
         title=f"{row.title} — {row.heading}",
         text=row.text,
-        meta={"source_path": row.source_path, "claim_boundary": row.claim_boundary},
+        meta={
+            "source_path": row.source_path,
+            "claim_boundary": row.claim_boundary,
+            "section_kind": row.kind,
+            "row_id": row.row_id,
+        },
     )
 
 

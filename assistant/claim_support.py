@@ -47,9 +47,10 @@ from assistant.expansion import Expansion
 from assistant.output_rails import plain_text
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.types import Lane
+from assistant.units import ROW, units
 from core.text import STOPWORDS, content_stems, stems, words
 
-DEFAULT_THRESHOLD = 0.8
+DEFAULT_THRESHOLD = 0.85
 MAX_ALIGNED = 3
 # A further aligned sentence must add at least this many of the claim's words.
 MIN_FURTHER_GAIN = 2
@@ -192,7 +193,8 @@ class Claim:
         """The claim without markers, bullet, label or wrapping quotes."""
         text = MARKER_RE.sub(" ", self.text)
         text = _BULLET.sub("", text)
-        return " ".join(text.split()).strip()
+        text = " ".join(text.split()).strip()
+        return text.removeprefix(lanes.WARNS_AGAINST).strip()
 
 
 @dataclass(frozen=True)
@@ -515,6 +517,7 @@ class SourceText:
     header: _Sentence
     words: frozenset[str]
     flat: str
+    header_words: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, ref: SourceRef, analyzer: Analyzer) -> SourceText:
@@ -527,6 +530,7 @@ class SourceText:
             for s in _SENTENCE_SPLIT.split(line.strip())
             if s.strip()
         ]
+        sentences += [analyzer.sentence(plain_text(row)) for row in row_readings(ref.text)]
         header = analyzer.sentence(header_text)
         return cls(
             citation_id=ref.citation_id,
@@ -534,7 +538,14 @@ class SourceText:
             header=header,
             words=frozenset(words(text + " " + header_text)),
             flat=flat(text + "\n" + header_text),
+            header_words=frozenset(words(header_text)),
         )
+
+
+def row_readings(text: str) -> list[str]:
+    """Each table row of a source as the offline answer quotes it, with its header ("Pilot —
+    Gate owner: Product owner"): a quoted row is read against the row it quotes."""
+    return [u.text for u in units(text) if u.kind == ROW]
 
 
 def entities(body: str, analyzer: Analyzer) -> set[str]:
@@ -625,6 +636,9 @@ def score_source_claim(
     if not sources:
         return ClaimScore(claim.lane, claim.position, SOURCE, 0.0, False, (), (UNCITED,))
     body = claim.body
+    if _is_attributed_quote(body, sources):
+        ids = tuple(src.citation_id for src in sources)
+        return ClaimScore(claim.lane, claim.position, SOURCE, 1.0, True, ids)
     terms = analyzer.terms(body)
     alternatives = analyzer.claim_alternatives(body)
     pool = [s for src in sources for s in src.sentences]
@@ -660,6 +674,29 @@ def score_source_claim(
     return ClaimScore(
         claim.lane, claim.position, SOURCE, score, score >= threshold, support_ids, tuple(reasons)
     )
+
+
+def _is_attributed_quote(body: str, sources: Sequence[SourceText]) -> bool:
+    """A verbatim quotation of the cited sources introduced only by where it comes from
+    (``Draft PRD.pdf, page 3: "..."``): the quote is the claim, and it is the source's text."""
+    shaped = _ATTRIBUTED.match(body)
+    if shaped is None:
+        return False
+    haystack = "\n".join(src.flat for src in sources)
+    if not verbatim(shaped.group("quote").rstrip("…"), haystack):
+        return False
+    header_words = frozenset().union(*(src.header_words for src in sources))
+    where_words = [w for w in words(shaped.group("where")) if not w.isdigit()]
+    return all(w in header_words or w in _ANCHOR_WORDS for w in where_words)
+
+
+# ``where: "quote"``, the quote running to the last quotation mark (it may quote quotes itself).
+_ATTRIBUTED = re.compile(r'^(?P<where>[^"“]*?):\s*["“](?P<quote>.+)["”][.\s]*$', re.S)
+
+
+_ANCHOR_WORDS = frozenset(
+    {"page", "pages", "line", "lines", "row", "rows", "column", "section", "json", "path"}
+)
 
 
 def _covered_share(

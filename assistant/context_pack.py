@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 
+from assistant.criteria import ReviewCriteria, collect
 from assistant.expansion import Expansion
 from assistant.package import Package, load_package, package_files, package_version
 from assistant.retrieval import Index
@@ -22,7 +23,8 @@ from assistant.types import PackageRow
 
 logger = logging.getLogger(__name__)
 
-PACK_FORMAT = 1
+# 2: rows carry their section kind and keep list and table structure in their text.
+PACK_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,14 @@ class ContextPack:
     rows: tuple[PackageRow, ...]
     index: Index
     artifacts: tuple[dict[str, Any], ...]
+    review: ReviewCriteria = ReviewCriteria()
+
+    def row(self, row_id: str) -> PackageRow | None:
+        return self._rows_by_id.get(row_id)
+
+    @cached_property
+    def _rows_by_id(self) -> dict[str, PackageRow]:
+        return {row.row_id: row for row in self.rows}
 
     @cached_property
     def text(self) -> str:
@@ -65,6 +75,7 @@ def build(package: Package) -> ContextPack:
         rows=rows,
         index=Index.build(rows, expansion),
         artifacts=artifacts,
+        review=collect(package.artifacts)[0],
     )
 
 
@@ -84,6 +95,7 @@ def write(pack: ContextPack, directory: Path) -> None:
                     "package_dir": pack.package_dir,
                     "row_count": len(pack.rows),
                     "artifacts": list(pack.artifacts),
+                    "review_criteria": pack.review.to_json(),
                 },
                 ensure_ascii=False,
                 indent=1,
@@ -114,6 +126,7 @@ def read(directory: Path) -> ContextPack:
         rows=rows,
         index=Index.load(directory / "index", rows),
         artifacts=tuple(manifest["artifacts"]),
+        review=ReviewCriteria.from_json(manifest.get("review_criteria", {})),
     )
 
 

@@ -61,3 +61,8 @@ def allowed_order(mode: Mode, *, with_uploads: bool) -> tuple[str, ...]:
     """Every lane the mode admits, in the order they must appear (package-only may add a synthesis)."""
     lanes = CURRENT_MODE_LANES if mode is Mode.PACKAGE_CURRENT else (PACKAGE_SAYS, SYNTHESIS)
     return lanes + UPLOAD_LANES if with_uploads else lanes
+
+
+# How the offline answer introduces anti-pattern text (never quoted as guidance); the claim check
+# reads the quoted text after it, so the frame itself needs no source.
+WARNS_AGAINST = "The playbook warns against:"

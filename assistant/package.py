@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.text import slugify
 
+from assistant import criteria, section_kinds
 from assistant.types import PackageRow
 
 if TYPE_CHECKING:
@@ -67,6 +68,7 @@ class Section:
     heading: str
     anchor: str
     text: str
+    kind: str = section_kinds.GUIDANCE
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,8 @@ class Artifact:
     summary: str
     sections: tuple[Section, ...]
     body_markdown: str = field(repr=False)
+    # The front matter as parsed, for conventions read elsewhere (assistant/criteria.py).
+    meta: dict[str, Any] = field(default_factory=dict, repr=False, compare=False, hash=False)
 
     @property
     def reader_path(self) -> str:
@@ -102,6 +106,7 @@ class Artifact:
                 source_quality=self.source_quality,
                 claim_boundary=self.claim_boundary,
                 topic=self.topic,
+                kind=s.kind,
             )
             for s in self.sections
         ]
@@ -170,6 +175,7 @@ def load_package(root: Path) -> Package:
             )
         topics[artifact.topic] = rel
         artifacts.append(artifact)
+    problems.extend(criteria.problems(artifacts))
     if problems:
         raise PackageError(problems)
     return Package(root=root, artifacts=tuple(artifacts), version=package_version(root))
@@ -191,6 +197,10 @@ def parse_artifact(source_path: str, raw: bytes) -> Artifact:
     tokens = markdown().parse(text)
     meta = _front_matter(source_path, tokens, problems)
     sections = _sections(source_path, tokens, problems)
+    topic_for_kinds = meta.get("topic") or PurePosixPath(source_path).stem
+    sections = section_kinds.assign(
+        source_path, str(topic_for_kinds), meta.get("section_kinds"), sections, problems
+    )
     for key in REQUIRED_METADATA:
         value = meta.get(key)
         if not isinstance(value, str) or not value.strip():
@@ -215,6 +225,7 @@ def parse_artifact(source_path: str, raw: bytes) -> Artifact:
         summary=" ".join(str(meta.get("summary") or "").split()),
         sections=tuple(sections),
         body_markdown=text,
+        meta=meta,
     )
 
 
@@ -239,19 +250,33 @@ def _front_matter(source_path: str, tokens: list[Token], problems: list[str]) ->
 
 
 def _sections(source_path: str, tokens: list[Token], problems: list[str]) -> list[Section]:  # noqa: C901 - one pass over the Markdown tokens; each branch is a named problem
-    """Split the body at ``##`` headings; text before the first ``##`` may only be the title."""
+    """Split the body at ``##`` and ``###`` headings (each subsection is a row of its own); text
+    before the first ``##`` may only be the title."""
     sections: list[Section] = []
     seen: dict[str, str] = {}
     current: tuple[str, list[str]] | None = None
     lines: list[str] = []
     cells: list[str] | None = None
     stray_text = False
+    # Structure kept in the row text (docs/package-format.md): "- " before a bullet item, "N. "
+    # before an ordered item, "| a | b |" for each table row (the header row first).
+    lists: list[str] = []
+    item_marker: str | None = None
 
-    def close() -> None:
+    def close(*, subsections_follow: bool = False) -> None:
         if current is None:
             return
         heading, body = current
         text = "\n".join(line for line in body if line.strip())
+        if not text and subsections_follow:
+            # A "## " heading whose text is all in "### " subsections gives no row of its own.
+            anchor = slugify(heading)
+            if anchor in seen:
+                problems.append(
+                    f"{source_path}: duplicate anchor #{anchor} (sections {seen[anchor]!r} and {heading!r})"
+                )
+            seen[anchor] = heading
+            return
         anchor = slugify(heading)
         if not anchor:
             problems.append(f"{source_path}: section {heading!r} has no usable anchor")
@@ -267,8 +292,10 @@ def _sections(source_path: str, tokens: list[Token], problems: list[str]) -> lis
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        if tok.type == "heading_open" and tok.tag == "h2":
-            close()
+        if tok.type == "heading_open" and tok.tag in ("h2", "h3"):
+            if current is None and tok.tag == "h3":
+                stray_text = True
+            close(subsections_follow=tok.tag == "h3" and current is not None and not lines)
             heading = _inline_text(tokens[i + 1])
             current = (heading, [])
             lines = current[1]
@@ -277,10 +304,16 @@ def _sections(source_path: str, tokens: list[Token], problems: list[str]) -> lis
         if tok.type == "heading_open" and tok.tag == "h1":
             i += 3
             continue
-        if tok.type == "tr_open":
+        if tok.type in ("bullet_list_open", "ordered_list_open"):
+            lists.append(tok.type)
+        elif tok.type in ("bullet_list_close", "ordered_list_close"):
+            lists.pop()
+        elif tok.type == "list_item_open":
+            item_marker = f"{tok.info}. " if lists and lists[-1] == "ordered_list_open" else "- "
+        elif tok.type == "tr_open":
             cells = []
         elif tok.type == "tr_close" and cells is not None:
-            lines.append(" | ".join(cells))
+            lines.append("| " + " | ".join(cells) + " |")
             cells = None
         elif tok.type == "inline":
             text = _inline_text(tok)
@@ -288,6 +321,9 @@ def _sections(source_path: str, tokens: list[Token], problems: list[str]) -> lis
                 stray_text = True
             if cells is not None:
                 cells.append(text)
+            elif item_marker is not None and text.strip():
+                lines.append(item_marker + text)
+                item_marker = None
             else:
                 lines.append(text)
         elif tok.type in ("fence", "code_block"):

@@ -102,14 +102,14 @@ class PolicyDecision:
         return self.refusal is not None
 
 
-def screen_intent(question: str) -> PolicyDecision:
+def screen_intent(question: str, *, with_sources: bool = False) -> PolicyDecision:
     """Refusals decided from the question alone, before any retrieval.
 
     The explicit source-boundary rules and the learnt intent model
     (:mod:`assistant.screening`) decide on the question's plain spelling.
     """
     screening = artifact.get_screening()
-    decision = screen.decide(question, screening.intent)
+    decision = screen.decide(question, screening.intent, with_sources=with_sources)
     telemetry: dict[str, Any] = {
         "model": screening.fingerprint,
         "decided_by": f"rule:{decision.rule}" if decision.rule else "intent_model",

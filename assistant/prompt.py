@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant import lanes
 from assistant.modes import Mode
+
+if TYPE_CHECKING:
+    from assistant.criteria_review import Check
 
 SYSTEM_INSTRUCTIONS = """You are the AICD source-grounded assistant. Answer only from the sources supplied in this request.
 Rules:
@@ -45,6 +48,9 @@ class ProviderRequest:
     package_refs: tuple[SourceRef, ...]
     current_refs: tuple[SourceRef, ...] = ()
     uploaded_refs: tuple[SourceRef, ...] = ()
+    # A criteria review (assistant/criteria_review.py): the criteria the findings must name.
+    criteria: tuple[Check, ...] = ()
+    draft_kind: str = ""
 
     @property
     def system_instructions(self) -> str:
@@ -139,5 +145,24 @@ def user_message(request: ProviderRequest) -> str:
         groups.append(current_group(request))
     if request.uploaded_refs:
         groups.append(uploaded_group(request))
+    if request.criteria:
+        groups.append(criteria_group(request))
     question = f"<<<QUESTION\n{quote(request.question)}\n>>>END QUESTION\n"
     return question + "\n" + "\n".join(groups)
+
+
+CRITERIA_INSTRUCTIONS = (
+    "Review the uploaded {kind} against every criterion below. In the Assessment / synthesis lane "
+    "write one line per criterion, '- <label>: <criterion name> [P id] — <reason> [U id]', with the "
+    "label pass, concern, blocker or missing evidence; name only the criteria listed here. Quote "
+    "uploaded sentences exactly. Say a criterion is not found in the upload only when no uploaded "
+    "sentence evidences it."
+)
+
+
+def criteria_group(request: ProviderRequest) -> str:
+    """The review criteria sent with an upload review, each with its package id and owner."""
+    from assistant.criteria_review import criteria_group as render
+
+    kind = request.draft_kind.replace("_", " ") or "draft"
+    return CRITERIA_INSTRUCTIONS.format(kind=kind) + "\n" + quote(render(request.criteria))

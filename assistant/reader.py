@@ -35,7 +35,7 @@ def render_artifact(pack: ContextPack, source_path: str) -> ReaderPage | None:
     artifact = parse_artifact(listed, path.read_bytes())
     tokens = markdown().parse(artifact.body_markdown)
     for i, token in enumerate(tokens):
-        if token.type == "heading_open" and token.tag == "h2":
+        if token.type == "heading_open" and token.tag in ("h2", "h3"):
             anchor = slugify(tokens[i + 1].content)
             token.attrSet("id", anchor)
             token.attrSet("class", "section-heading")

@@ -70,9 +70,23 @@ class RunBuilder:
         return self._finish(RunState.DIAGNOSTIC, citations=self.sent, diagnostic=message)
 
     def answered(self, answer_lanes: tuple[Lane, ...]) -> Run:
-        """A checked answer: its lanes and the sent citations they cite."""
-        cited = {cid for lane in answer_lanes for cid in lane.citation_ids}
-        shown = tuple(c for c in self.sent if c.id in cited)
+        """A checked answer: its lanes and the sent citations they cite.
+
+        Each class is listed in the order the answer first cites it, so the first package
+        citation listed is the one the answer leads with.
+        """
+        first = {
+            cid: n
+            for n, cid in enumerate(
+                dict.fromkeys(cid for lane in answer_lanes for cid in lane.citation_ids)
+            )
+        }
+        shown = tuple(
+            sorted(
+                (c for c in self.sent if c.id in first),
+                key=lambda c: (lanes.CITATION_CLASSES.index(c.citation_class), first[c.id]),
+            )
+        )
         return self._finish(RunState.ANSWERED, citations=shown, answer_lanes=answer_lanes)
 
     # ------------------------------------------------------------------------ internals

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from core.text import content_stems
 
+_ITEM_MARKER = re.compile(r"^(?:- |\d{1,3}\. )")
 _SPLIT = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(*`])")
 MIN_SENTENCE_CHARS = 25
 _REFERENCE_LINES = ("See:", "Also called:")
@@ -15,14 +16,17 @@ MAX_SENTENCE_CHARS = 600
 
 
 def split_sentences(text: str) -> list[str]:
-    """Sentences of a plain-text block; each line is split separately, table rows are skipped."""
+    """Sentences of a plain-text block; each line is split separately, table rows are skipped.
+
+    A list item's marker ("- ", "1. ") is dropped, and an item ending in ";" or "," ends in "."
+    """
     out: list[str] = []
     for line in text.splitlines():
-        line = line.strip()
+        line = _ITEM_MARKER.sub("", line.strip())
         if not line or " | " in line or line.startswith(_REFERENCE_LINES) or "Also called:" in line:
             continue
         for sentence in _SPLIT.split(line):
-            sentence = sentence.strip()
+            sentence = sentence.strip().rstrip(";,").rstrip()
             if MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS:
                 out.append(sentence if sentence[-1] in ".!?:" else sentence + ".")
     return out

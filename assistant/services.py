@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from django.conf import settings
 
 from assistant import citations as records
-from assistant import conflict, lanes, policy, prompt, verification
+from assistant import conflict, criteria_review, lanes, policy, prompt, ranking, verification
 from assistant.context_pack import get_context_pack
 from assistant.current.base import (
     RETRIEVED,
@@ -59,7 +59,7 @@ def answer(
     )
 
     with run.watch.phase("screening"):
-        screened = policy.screen_intent(question)
+        screened = policy.screen_intent(question, with_sources=bool(session_sources))
     run.screening = dict(screened.screening)
     if screened.refusal is not None:
         return run.refused(screened.refusal, refused_sources=len(session_sources))
@@ -67,13 +67,18 @@ def answer(
     pack = get_context_pack()
     run.package_version = pack.package_version
     with run.watch.phase("retrieval"):
-        search = pack.index.search(question, k=SEARCH_DEPTH)
+        search = ranking.search(pack.index, question, k=SEARCH_DEPTH)
         decision = policy.decide(question, search, pack)
     run.screening.update(decision.screening)
     if decision.refusal is not None:
         return run.refused(decision.refusal, refused_sources=len(session_sources))
 
     rows = _select_rows(search)
+    review = criteria_review.plan(question, session_sources, pack.review)
+    if review is not None:
+        # The declared criteria and the rules a draft breaks are cited like any package row.
+        extra = (pack.row(row_id) for row_id in review.row_ids)
+        rows += tuple(r for r in extra if r is not None and r not in rows)
     if mode is Mode.PACKAGE_CURRENT:
         adapter = adapter or get_adapter()
         with run.watch.phase("current_retrieval"):
@@ -94,7 +99,7 @@ def answer(
         tokens.count(prompt.current_group(request)) if mode is Mode.PACKAGE_CURRENT else 0
     )
     run.upload, request = _with_uploads(
-        request, session_sources, grounding_tokens=package_tokens + current_tokens
+        request, session_sources, review, grounding_tokens=package_tokens + current_tokens
     )
     run.usage = dataclasses.replace(
         run.usage,
@@ -138,7 +143,11 @@ def answer(
 
 
 def _with_uploads(
-    request: prompt.ProviderRequest, sources: Sequence[SessionSource], *, grounding_tokens: int
+    request: prompt.ProviderRequest,
+    sources: Sequence[SessionSource],
+    review: criteria_review.Plan | None,
+    *,
+    grounding_tokens: int,
 ) -> tuple[uploaded.UploadSelection, prompt.ProviderRequest]:
     """Add the uploaded excerpts that fit once package (and current) context has been counted."""
     if not sources:
@@ -148,14 +157,33 @@ def _with_uploads(
         question=request.question,
         package_text="\n".join(ref.text for ref in request.package_refs),
         package_tokens=grounding_tokens,
+        required=review.evidence_positions if review else frozenset(),
     )
     refs = tuple(records.uploaded_ref(f"U{i}", e) for i, e in enumerate(upload.excerpts, 1))
     if not refs:
         return upload, request
+    checks: tuple[criteria_review.Check, ...] = ()
+    if review is not None:
+        index_of = {source.session_source_id: i for i, source in enumerate(sources)}
+        upload_ids = {
+            (index_of[e.record.session_source_id], e.position): f"U{i}"
+            for i, e in enumerate(upload.excerpts, 1)
+        }
+        package_ids: dict[str, str] = {}
+        for ref in request.package_refs:
+            row_id = ref.meta.get("row_id")
+            if row_id:
+                package_ids.setdefault(str(row_id), ref.citation_id)
+        checks = criteria_review.quoted_where_sent(
+            criteria_review.tie(review, package_ids=package_ids, upload_ids=upload_ids),
+            {ref.citation_id: ref.text for ref in refs},
+        )
     return upload, dataclasses.replace(
         request,
         uploaded_refs=refs,
         lane_order=lanes.required_lanes(request.mode, with_uploads=True),
+        criteria=checks,
+        draft_kind=review.kind if review else "",
     )
 
 

@@ -23,6 +23,9 @@ class PackageRow:
     source_quality: str
     claim_boundary: str
     topic: str
+    # What the section is, where the package says so (docs/package-format.md): guidance,
+    # checklist, definition, example or anti-pattern.
+    kind: str = "guidance"
 
     def to_dict(self) -> dict[str, str]:
         return asdict(self)

@@ -152,7 +152,7 @@ def _approval_problems(shown: Sequence[Lane], request: ProviderRequest) -> list[
         "\n".join(
             output_rails.plain_text(part)
             for ref in request.all_refs()
-            for part in (ref.title, ref.text)
+            for part in (ref.title, ref.text, *claim_support.row_readings(ref.text))
         )
     )
     problems = []

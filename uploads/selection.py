@@ -104,8 +104,13 @@ def select(
     budget: int = CONTEXT_TOKEN_BUDGET,
     cap: int = UPLOADED_TOKEN_CAP,
     max_excerpts: int = MAX_EXCERPTS,
+    required: frozenset[tuple[int, int]] = frozenset(),
 ) -> UploadSelection:
-    """Choose uploaded excerpts that fit what the package left of the budget."""
+    """Choose uploaded excerpts that fit what the package left of the budget.
+
+    ``required`` (source index, segment position) pairs, such as the segments holding a review's
+    evidence, go first, as far as the budget allows.
+    """
     if not sources:
         return EMPTY_SELECTION
     available = max(0, min(cap, budget - package_tokens))
@@ -128,7 +133,7 @@ def select(
     if len(everything) <= max_excerpts and sum(c.cost for c in everything) <= available:
         chosen = everything
     else:
-        chosen = _round_robin(per_source, available, max_excerpts)
+        chosen = _round_robin(per_source, available, max_excerpts, required)
 
     chosen.sort(key=lambda c: (c.source_index, c.position))
     excerpts = tuple(
@@ -154,15 +159,31 @@ def select(
 
 
 def _round_robin(
-    per_source: list[list[_Candidate]], available: int, max_excerpts: int
+    per_source: list[list[_Candidate]],
+    available: int,
+    max_excerpts: int,
+    required: frozenset[tuple[int, int]] = frozenset(),
 ) -> list[_Candidate]:
+    chosen: list[_Candidate] = []
+    spent = 0
+    for cands in per_source:
+        for c in cands:
+            if (
+                (c.source_index, c.position) in required
+                and len(chosen) < max_excerpts
+                and (spent + c.cost <= available)
+            ):
+                chosen.append(c)
+                spent += c.cost
+    taken = {(c.source_index, c.position) for c in chosen}
+    per_source = [
+        [c for c in cands if (c.source_index, c.position) not in taken] for cands in per_source
+    ]
     queues = []
     for cands in per_source:
         relevant = sorted((c for c in cands if c.score > 0), key=lambda c: (-c.score, c.position))
         # A source with no term in common still gets its opening, so it is quoted, not ignored.
         queues.append(relevant or cands[:2])
-    chosen: list[_Candidate] = []
-    spent = 0
     progress = True
     while progress and len(chosen) < max_excerpts:
         progress = False

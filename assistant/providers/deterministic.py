@@ -5,7 +5,9 @@ With uploaded session sources it adds the structured review lanes (assistant.pro
 
 from __future__ import annotations
 
-from assistant import conflict, lanes, review
+from assistant import conflict, criteria_lanes, lanes, review
+from assistant.composer import Composer
+from assistant.context_pack import get_context_pack
 from assistant.lane_labels import neutralise
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.providers.base import BaseProvider, ProviderResponse
@@ -31,7 +33,7 @@ class DeterministicProvider(BaseProvider):
     def complete(self, request: ProviderRequest) -> ProviderResponse:
         terms = content_stems(request.question)
         out: dict[str, str] = {}
-        out[lanes.PACKAGE_SAYS] = self._quote_refs(
+        out[lanes.PACKAGE_SAYS] = self._package_answer(request) or self._quote_refs(
             request.package_refs[:MAX_PACKAGE_REFS_QUOTED], terms
         )
         if lanes.CURRENT_SAYS in request.lane_order:
@@ -48,13 +50,23 @@ class DeterministicProvider(BaseProvider):
             clash = conflict.detect(request.package_refs, request.current_refs)
             if clash is not None:
                 out = self._with_conflict(out, clash)
-        if request.uploaded_refs:
+        if request.uploaded_refs and request.criteria:
+            out[lanes.UPLOADED_SAYS] = criteria_lanes.uploaded_lane(request, request.criteria)
+            out[lanes.ASSESSMENT] = criteria_lanes.assessment_lane(request, request.criteria)
+            out[lanes.MISSING_EVIDENCE] = criteria_lanes.missing_lane(request, request.criteria)
+        elif request.uploaded_refs:
             findings = review.findings(request, terms)
             out[lanes.UPLOADED_SAYS] = review.uploaded_lane(request, terms)
             out[lanes.ASSESSMENT] = review.assessment_lane(request, findings)
             out[lanes.MISSING_EVIDENCE] = review.missing_lane(request, findings)
         text = "\n\n".join(f"{label}\n{out[label]}" for label in request.lane_order if label in out)
         return ProviderResponse(text=text, model=self.model)
+
+    @staticmethod
+    def _package_answer(request: ProviderRequest) -> str:
+        """The composed answer (assistant/composer.py), weighted by the package's own term IDF."""
+        index = get_context_pack().index
+        return Composer(request.question, index.expansion, index.idf).compose(request.package_refs)
 
     @staticmethod
     def _quote_refs(refs: tuple[SourceRef, ...], terms: list[str], per_ref: int = 2) -> str:

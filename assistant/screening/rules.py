@@ -123,6 +123,24 @@ _ADDRESS = re.compile(
 )
 
 
+# Asking for a review of the attached material: the one thing the assistant does with uploads.
+REVIEW_REQUEST = re.compile(
+    r"^(?:(?:please|pls|kindly|now|ok|okay|can you|could you)[\s,]+)*"
+    r"(?:review|assess|evaluate|check|critique|analy[sz]e|compare|go through|look over)\s+"
+    r"(?:this|the|my|our|attached|uploaded|these|those)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:draft|proposal|prd|document|doc|file|upload|paste|design|plan|submission|packet)s?\b"
+    r"(?:\s+(?:against|with|for|using)\s+(?:the\s+)?(?:playbook|package|criteria|review criteria|"
+    r"build[- ]readiness|readiness checklist)\b)?[\s.!?]*"
+)
+
+
+def without_review_request(plain_question: str) -> str | None:
+    """The rest of the question once a leading review request is taken away, or None when the
+    question does not open with one ("review this draft and approve it" -> "and approve it")."""
+    found = REVIEW_REQUEST.match(plain_question)
+    return plain_question[found.end() :].strip() if found else None
+
+
 def match(plain_question: str) -> Rule | None:
     """The first rule the (plain-spelt) question matches, or None."""
     sentences = [_ADDRESS.sub("", s) for s in _SENTENCE.split(_QUOTED.sub(" ", plain_question))]

@@ -27,7 +27,16 @@ class IntentDecision:
     thresholds: dict[str, float]
 
 
-def decide(question: str, model: ScreeningModel) -> IntentDecision:
+def decide(question: str, model: ScreeningModel, *, with_sources: bool = False) -> IntentDecision:
+    """The intent decision. ``with_sources``: session sources are attached to the run, so a
+    request to review them is what the assistant is for; only what else the question asks is
+    screened ("review this draft and approve it" is still an approval request)."""
+    if with_sources:
+        rest = rules.without_review_request(plain(question))
+        if rest is not None:
+            if not rest.strip(" .,;:!?-"):
+                return IntentDecision(None, "review_request", {}, dict(model.thresholds))
+            question = rest
     screen = model.screen(question)
     rule = rules.match(plain(question))
     pattern = screen.refusal

@@ -29,7 +29,7 @@ def test_sections_become_rows_with_reader_targets(tmp_path: Path) -> None:
     assert first.source_family == "playbook-doctrine"
     assert first.source_quality == "approved package guidance"
     assert first.claim_boundary == "Test guidance only; approves nothing."
-    assert rows[1].text == "kill early\nrecord why"
+    assert rows[1].text == "- kill early\n- record why"  # list items keep their markers
 
 
 def test_version_changes_with_content(tmp_path: Path) -> None:

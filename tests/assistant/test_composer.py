@@ -1,0 +1,105 @@
+"""The composed Package says lane: the unit that answers first, clean lists, no repeats, no anti-pattern as guidance."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from assistant import composer, lanes, services
+from assistant.modes import RunState
+from assistant.providers.deterministic import DeterministicProvider
+
+DEV = Path(__file__).parent.parent / "eval" / "answers" / "dev-analyst.jsonl"
+
+
+def _answer(question: str):  # type: ignore[no-untyped-def]
+    run = services.answer(question=question, provider=DeterministicProvider())
+    assert run.state is RunState.ANSWERED, run.refusal
+    text = next(lane.text for lane in run.lanes if lane.label == lanes.PACKAGE_SAYS)
+    return run, text
+
+
+def _headings(run) -> list[str]:  # type: ignore[no-untyped-def]
+    return [c.title.split(" — ", 1)[1] for c in run.citations_of_class(lanes.PACKAGE_CITATION)]
+
+
+def test_build_readiness_question_gets_the_whole_readiness_checklist() -> None:
+    run, text = _answer("What must a build-readiness review check?")
+    assert _headings(run)[0] == "Readiness checklist"
+    for item in ("Problem statement", "Kill criteria", "Security booking", "Model route"):
+        assert f"- {item} — Evidence expected:" in text
+    assert "Six-question first risk screen with routing" in text
+
+
+def test_production_go_live_names_the_product_owner_at_gate_4() -> None:
+    run, text = _answer("Who decides the production go-live?")
+    assert text.startswith("Production go-live is decided by the product owner at Gate 4")
+    assert "demo impressed a sponsor" not in text
+    assert 1 <= len(run.citations_of_class(lanes.PACKAGE_CITATION)) <= 4
+
+
+def test_a_line_ending_in_a_colon_brings_its_list() -> None:
+    _, text = _answer("Why do server-side provider calls matter?")
+    assert text.startswith("Server-side provider calls matter for four reasons: [P1]")
+    assert (
+        "- Provider credentials never reach a device the enterprise does not control. [P1]" in text
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        ("What is a gate owner?", "A gate owner is the named owner who decides a stage gate"),
+        ("What is a source owner?", "A source owner is the person accountable"),
+        ("What is a stage gate?", "A stage gate is a decision point"),
+    ],
+)
+def test_definition_questions_lead_with_the_definition(question: str, opening: str) -> None:
+    run, text = _answer(question)
+    assert text.startswith(opening)
+    assert _headings(run)[0] == question.removeprefix("What is a ").rstrip("?").capitalize()
+
+
+def test_anti_pattern_text_is_only_quoted_as_a_warning() -> None:
+    _, text = _answer('What is the "permanent pilot" anti-pattern and how is it fixed?')
+    assert "A pilot runs for months with growing use and no go-live decision" in text
+    for paragraph in text.split("\n\n"):
+        if "Permanent pilot" in paragraph:
+            assert paragraph.startswith(composer.WARNS_AGAINST)
+
+
+def _dev_questions(n: int) -> list[str]:
+    lines = DEV.read_text(encoding="utf-8").splitlines()[:n]
+    return [json.loads(line)["question"] for line in lines]
+
+
+def test_answers_are_clean_short_and_never_repeat_a_sentence() -> None:
+    for question in _dev_questions(80):
+        run = services.answer(question=question, provider=DeterministicProvider())
+        if run.state is not RunState.ANSWERED:
+            continue
+        text = run.lanes[0].text
+        assert ";." not in text and ":." not in text, question
+        assert not re.search(r":\s*\[P\d+\]\s*$", text), question  # no dangling lead-in at the end
+        for paragraph in text.split("\n\n"):
+            body = paragraph.strip()
+            if body.endswith(":"):
+                raise AssertionError(f"dangling ':' in {question!r}")
+        quoted = [
+            re.sub(r"\s*\[P\d+\]$", "", line.strip("- "))
+            for line in text.splitlines()
+            if line.strip()
+        ]
+        assert len(quoted) == len(set(quoted)), question
+        assert 1 <= len(run.citations_of_class(lanes.PACKAGE_CITATION)) <= 4
+
+
+def test_question_types() -> None:
+    assert composer.question_type("Who decides the production go-live?") == composer.WHO
+    assert composer.question_type("How long is a pilot?") == composer.FIGURE
+    assert composer.question_type("What must a build-readiness review check?") == composer.LISTING
+    assert composer.question_type("What is a gate owner?") == composer.DEFINITION
+    assert composer.defined_term('What is "approval creep"?') == "approval creep"
