@@ -132,33 +132,48 @@ def score(outcomes: list[Outcome]) -> Report:
     return report
 
 
-HEADER = """# Grounding evaluation
+HEADER = """# Evaluation
 
-Produced by `make eval`: every labelled question goes through the real pipeline
-(`assistant.services.answer`, deterministic offline provider). A question expected to be
-answered counts only when it is answered **with a package citation**; a refusal counts only
-with the right pattern. "Top-3 hit" asks whether the three best rows include a row of the
-labelled artifact. The unit suite (`tests/eval/test_grounding_eval.py`) enforces the targets
-on every set below.
+Produced by `make eval` (`manage.py evaluate`). Every figure below says which data it was
+measured on, and who wrote that data. A figure counts only on data the tuning never saw: each
+section names its tuning data and its held-out data, and the unit suite asserts floors on the
+held-out figures only.
 
-How the sets were used, so the figures can be read honestly:
-
-| set | questions | author | role | first run, before any tuning on it |
+| section | data | authors | tuned on | measured on |
 |---|---|---|---|---|
-| `questions.jsonl` | 260 | helper session A | tuning set: thresholds and intent rules calibrated on it | in-scope 59%, approval 52%, private 45% |
-| `heldout.jsonl` | 145 | helper session B, without seeing the rules | first generalisation check | in-scope 89.3%, borderline 86.7%, general chat 80.0%, approval 60.0%, private 53.3%, top-3 92.2% |
-| `fresh.jsonl` | 150 | helper session C, without seeing code or sets | second generalisation check, after the ask + target rewrite | in-scope 93.3%, borderline 80.0%, general chat 80.0%, approval 80.0%, private 60.0%, top-3 97.5% |
+| Screening (intent + answerability) | `assistant/screening/data/`, 7,000+ questions, six classes | five persona authors (architect, hurried, newcomer, redteam, operator) and the three earlier eval sets as authors session-a/b/c | the other authors of each fold | each author held out in turn; `operator` was written last and never used for any design choice |
+| Answer quality | `tests/eval/answers/` | analyst (dev), auditor (held out) | `dev-analyst.jsonl` | `heldout-auditor.jsonl` |
+| Criteria-level review | `tests/eval/reviews/` (24 drafts with planted gaps, Markdown, DOCX, PDF) | consultant (dev), engineer (held out) | `consultant/` | `engineer/` |
+| Claim verifier | claims built from the package rows | generated (seeded) | the tune half of the artifacts | the held-out half |
+| Early end-to-end sets | `tests/eval/*.jsonl` | helper sessions A, B, C | now part of the screening corpus | retrieval top-3 only (their refusal rates are training figures) |
 
-After each check the misses were studied by *kind* (an ask phrased without "you", a secret named
-after the verb, a sentence split by a dash, a support threshold too strict for borderline
-questions) and the rules generalised, so the figures below are after tuning on all three.
-The first-run column is the better estimate for unseen questions.
+## How the screening works and how it is measured
 
-`no_support` questions (outside the package) carry no target. The support threshold was set to
-meet the in-scope and borderline targets, and lexical retrieval cannot tell every near-domain
-question from a covered one, so many of them are answered with quotes from the nearest rows;
-those answers still cite the rows they quote with their claim boundaries, and never claim
-more than the quoted sentences.
+The intent screen (`assistant/screening/`) decides, before retrieval and before any provider
+call, whether a question asks for general chat, an approval, or private/internal data. It reads
+the question's plain spelling (NFKC, invisible characters dropped, look-alike letters folded,
+digit-for-letter and spaced-out spellings joined) and scores it with a one-vs-rest logistic
+regression over hashed word (1-2) and character (2-5) n-grams, trained by stochastic gradient
+descent with a fixed seed. A class is refused when its probability reaches its threshold; the
+thresholds are chosen by coordinate ascent on **out-of-fold** probabilities (each training
+author scored by a model that did not see them), maximising the mean per-class accuracy while
+keeping at least 96% of answerable questions. A handful of explicit rules stay beside the model
+where a rule is clearly right: promoting or keeping uploads (the seed's uploaded-source
+boundary), leaving the source boundary ("ignore the package": refused with the model's most
+likely refusal class), and asking for a secret-shaped variable's value; they match addressed
+requests only, with quoted passages removed, and none of them fires on an answerable question of
+the corpus. After retrieval, answerability (`assistant/answerability.py`) refuses
+`no_package_support` when the question's specific subjects that the package never mentions
+outweigh the rows' coverage, with weights learnt from the corpus against the shipped package.
+
+The cross-author figures hold every author out in turn: the intent weights, the thresholds
+(from out-of-fold scores of the remaining authors only) and the answerability weights that
+decide an author's questions are all learnt without that author. No word list or rule was grown
+from a miss; the design choices (model family, features, the answerability features) were made
+on cross-author figures of the first seven authors, and `operator` was held back until they were
+fixed. The previous screening's column is the rule-based screen this replaced, measured on the
+same corpus before it was removed (`assistant/screening/previous_figures.json`); it had been
+tuned on authors session-a/b/c.
 
 """
 

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import harness, http_api, machine, retrieval, startup, uploads
+from bench import harness, http_api, machine, retrieval, screening, startup, uploads
 from bench.report import Report, Row, mib, ms, times
 
 REPO = Path(__file__).resolve().parent.parent
@@ -86,6 +86,7 @@ def run(quick: bool) -> Report:
         _uploads(report, app, redis_url, plan)
         _load(report, app, plan)
     _retrieval(report, plan)
+    _screening(report, plan)
     load = os.getloadavg()
     report.machine["load average at end (1/5/15 min)"] = " / ".join(f"{x:.2f}" for x in load)
     return report
@@ -339,6 +340,32 @@ def _retrieval(report: Report, plan: dict[str, object]) -> None:
                 times(app["memory_bytes"] / max(b25s["memory_bytes"], 1)),
             )
         )
+
+
+def _screening(report: Report, plan: dict[str, object]) -> None:
+    _progress("screening")
+    result = screening.compare(rounds=int(plan["retrieval_rounds"]))  # type: ignore[call-overload]
+    ratio = result["screen_p50_ms"] / result["rule_screen_p50_ms"]
+    report.add(
+        Row(
+            "screening",
+            f"intent screen p50 ({int(result['questions'])} corpus questions)",
+            ms(result["screen_p50_ms"]),
+            f"rule screen {ms(result['rule_screen_p50_ms'])}",
+            times(ratio),
+            "< 5 ms",
+            result["screen_p50_ms"] < 5,
+        )
+    )
+    report.add(
+        Row(
+            "screening",
+            "worst question (2,000 letters, no spaces): screen + retrieval + answerability p50",
+            ms(result["worst_p50_ms"]),
+            f"ordinary question {ms(result['ordinary_p50_ms'])}",
+            times(result["worst_p50_ms"] / result["ordinary_p50_ms"]),
+        )
+    )
 
 
 INTRO = """# Performance

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import HashingVectorizer
+from sklearn.preprocessing import normalize
 
 from assistant.screening.normalize import plain
 
@@ -56,9 +57,7 @@ def document_frequency_idf(matrix: sp.csr_matrix) -> np.ndarray:
 def _weigh(matrix: sp.csr_matrix, idf: np.ndarray) -> sp.csr_matrix:
     weighted = matrix.astype(np.float32)
     weighted.data = np.log1p(weighted.data) * idf[weighted.indices]
-    norms = np.sqrt(np.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
-    norms[norms == 0] = 1.0
-    return sp.csr_matrix(sp.diags(1.0 / norms) @ weighted)
+    return normalize(weighted, norm="l2", copy=False)
 
 
 def featurize(

@@ -13,6 +13,7 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -52,9 +53,15 @@ class ScreeningModel:
         """Class probabilities, one row per question, columns in ``classes`` order."""
         rows = featurize(questions, self.idf_words, self.idf_chars)
         # One-vs-rest logistic scores, normalised over the classes (as scikit-learn does).
-        logits = np.asarray(rows @ self.coef.T) + self.intercept
+        logits = np.asarray(rows @ self._weights_by_feature) + self.intercept
         odds = 1.0 / (1.0 + np.exp(-np.clip(logits, -50, 50)))
         return odds / odds.sum(axis=1, keepdims=True)
+
+    @cached_property
+    def _weights_by_feature(self) -> np.ndarray:
+        # (features, classes), contiguous: a sparse row times it reads only the row's features
+        # (the transposed view would be copied whole, 8 MiB, on every call).
+        return np.ascontiguousarray(self.coef.T)
 
     def decide_row(self, probs: np.ndarray) -> str | None:
         best: tuple[float, str] | None = None

@@ -1,0 +1,76 @@
+"""Screening speed: the learnt screen per question against the rule screen it replaced, and the
+worst question a user can send (one 2,000-letter word) against an ordinary one.
+
+Runs in its own process (``python -m bench.screening`` prints JSON) so that Django is set up
+with the app's settings and the built screening artifact, as a worker would load them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+ROUNDS = 5
+
+
+def _p50_ms(fn, items: list[str], rounds: int) -> float:  # type: ignore[no-untyped-def]
+    times = []
+    for _ in range(rounds):
+        for item in items:
+            start = time.perf_counter()
+            fn(item)
+            times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def measure(rounds: int = ROUNDS) -> dict[str, float]:
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aicd.settings")
+    django.setup()
+    from assistant import policy
+    from assistant.context_pack import get_context_pack
+    from assistant.screening import corpus
+    from bench import rule_screen
+
+    questions = [e.question for e in corpus.load()][::10]
+    pack = get_context_pack()
+    policy.screen_intent(questions[0])  # load the artifact before timing
+
+    def full(question: str) -> None:
+        screened = policy.screen_intent(question)
+        if screened.refusal is None:
+            policy.decide(question, pack.index.search(question, k=8), pack)
+
+    worst = ["q" * 2000, " ".join(["zyxwvutsrq" * 20] * 9)[:2000]]
+    ordinary = ["Who decides the production go-live, and what evidence do they need?"] * 2
+    return {
+        "questions": float(len(questions)),
+        "screen_p50_ms": _p50_ms(policy.screen_intent, questions, rounds),
+        "rule_screen_p50_ms": _p50_ms(rule_screen.screen, questions, rounds),
+        "worst_p50_ms": _p50_ms(full, worst, rounds * 4),
+        "ordinary_p50_ms": _p50_ms(full, ordinary, rounds * 4),
+    }
+
+
+def compare(rounds: int = ROUNDS) -> dict[str, float]:
+    """``measure`` in a fresh interpreter with the app's settings."""
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.screening", str(rounds)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "aicd.settings", "AICD_LOG_LEVEL": "WARNING"},
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+if __name__ == "__main__":
+    print(json.dumps(measure(int(sys.argv[1]) if len(sys.argv) > 1 else ROUNDS)))
