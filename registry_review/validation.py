@@ -14,13 +14,15 @@ from typing import Any
 from core import netguard
 from core.netguard import MAX_URL_CHARS, Issue, parse_https_url, path_within_prefix
 from core.text import clip
-from registry_review.records import RecordReport, RegistryReport, SourceRecord
+from registry_review.records import QueryAlias, RecordReport, RegistryReport, SourceRecord
 
 MAX_REGISTRY_BYTES = 256 * 1024
 MAX_RECORDS = 50
 MAX_DEPTH = 6
 MAX_QUERY_TERMS = 25
 MAX_QUERY_TERM_CHARS = 80
+MAX_QUERY_ALIASES = 12
+MAX_ALIAS_PATTERN_CHARS = 400
 
 TRUST_LABELS = (
     "authoritative",
@@ -42,7 +44,7 @@ REQUIRED_FIELDS = (
     "freshness_label",
     "claim_boundary",
 )
-OPTIONAL_FIELDS = ("query_terms",)
+OPTIONAL_FIELDS = ("query_terms", "query_aliases")
 FIELD_MAX_CHARS = {
     "id": 80,
     "title": 200,
@@ -289,6 +291,7 @@ def _validate_record(  # noqa: C901 - one record, field by field; splitting hide
                 )
             )
     terms = _query_terms(raw, errors, warnings)
+    aliases = _query_aliases(raw, errors)
 
     origin = _origin(values.get("allowed_origin"), errors, warnings, production, allowed_ports)
     prefix = _prefix(values.get("allowed_path_prefix"), errors)
@@ -336,6 +339,7 @@ def _validate_record(  # noqa: C901 - one record, field by field; splitting hide
             freshness_label=values["freshness_label"],
             claim_boundary=" ".join(values["claim_boundary"].split()),
             query_terms=terms,
+            query_aliases=aliases,
         )
     shown_id = (
         record_id
@@ -442,6 +446,62 @@ def _query_terms(
     if not terms and not errors:
         warnings.append(never)
     return tuple(terms)
+
+
+def _query_aliases(raw: dict[str, Any], errors: list[Issue]) -> tuple[QueryAlias, ...]:
+    """Optional ``query_aliases``: [{"term": ..., "pattern": ...}], each pattern a regex."""
+    value = raw.get("query_aliases")
+    if value is None:
+        return ()
+    shape = "query_aliases must be a list of objects with a string term and a string pattern."
+    if not isinstance(value, list):
+        errors.append(Issue("query_aliases", "type", shape))
+        return ()
+    if len(value) > MAX_QUERY_ALIASES:
+        errors.append(
+            Issue(
+                "query_aliases",
+                "too_many",
+                f"query_aliases has {len(value)} entries; the limit is {MAX_QUERY_ALIASES}.",
+            )
+        )
+        return ()
+    aliases: list[QueryAlias] = []
+    for i, item in enumerate(value, 1):
+        problem = _alias_problem(item)
+        if problem:
+            errors.append(
+                Issue("query_aliases", problem[0], f"query_aliases entry {i} {problem[1]}")
+            )
+        else:
+            aliases.append(QueryAlias(" ".join(item["term"].split()), item["pattern"]))
+    return tuple(aliases)
+
+
+def _alias_problem(item: object) -> tuple[str, str] | None:
+    """(code, the end of a sentence) for a malformed alias, or None."""
+    if (
+        not isinstance(item, dict)
+        or set(item) != {"term", "pattern"}
+        or not isinstance(item["term"], str)
+        or not isinstance(item["pattern"], str)
+    ):
+        return "type", "must be an object with exactly a string term and a string pattern."
+    term, pattern = " ".join(item["term"].split()), item["pattern"]
+    if not term or not pattern.strip():
+        return "blank", "needs a non-empty term and pattern."
+    if len(term) > MAX_QUERY_TERM_CHARS or len(pattern) > MAX_ALIAS_PATTERN_CHARS:
+        return "too_long", (
+            f"is too long; a term may have {MAX_QUERY_TERM_CHARS} characters and a pattern "
+            f"{MAX_ALIAS_PATTERN_CHARS}."
+        )
+    if _CONTROL_RE.search(item["term"]) or _CONTROL_RE.search(pattern):
+        return "control_characters", "contains control characters."
+    try:
+        re.compile(pattern, re.I)
+    except re.error:
+        return "bad_pattern", "has a pattern that is not a valid regular expression."
+    return None
 
 
 def _origin(
