@@ -8,10 +8,11 @@ from typing import Any
 from django import template
 from django.http import HttpRequest
 
+from core.sizes import human_bytes
 from uploads import services
 from uploads import types as source_types
 from uploads.file_types import ACCEPT_ATTRIBUTE
-from uploads.limits import LIMITS, human_bytes, limit_lines
+from uploads.limits import LIMITS, limit_lines
 from uploads.owner import owner_of
 
 register = template.Library()
