@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.uploads.builders import docx_bytes, text_pdf
 from tests.uploads.test_review_flow import PRD_PAGES, REVIEW_QUESTION, architecture
-from uploads.types import PRIVACY_NOTICE
+from uploads.boundary import PRIVACY_NOTICE
 
 
 def _page(client) -> str:
