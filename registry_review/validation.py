@@ -241,7 +241,7 @@ def _display_raw(raw: dict[str, Any]) -> dict[str, Any]:
     return shown
 
 
-def _validate_record(  # noqa: C901 - one record, field by field; splitting hides the order
+def _validate_record(
     index: int, raw: object, *, production: bool, allowed_ports: frozenset[int]
 ) -> RecordReport:
     if not isinstance(raw, dict):
@@ -260,16 +260,69 @@ def _validate_record(  # noqa: C901 - one record, field by field; splitting hide
         value = _required_string(raw, name, errors)
         if value is not None:
             values[name] = value
-    for key in raw:
-        if key not in REQUIRED_FIELDS and key not in OPTIONAL_FIELDS:
-            warnings.append(
-                Issue(
-                    str(key),
-                    "unknown_field",
-                    f"Field {_short(str(key), 40)!r} is not part of a source record and is ignored.",
-                )
-            )
+    warnings.extend(_unknown_fields(raw))
+    _check_id_and_trust(values, errors)
+    terms = _query_terms(raw, errors, warnings)
+    aliases = _query_aliases(raw, errors)
+    origin = _origin(values.get("allowed_origin"), errors, warnings, production, allowed_ports)
+    prefix = _prefix(values.get("allowed_path_prefix"), errors)
+    url = _record_url(
+        values.get("url"),
+        origin,
+        prefix,
+        errors,
+        warnings,
+        production=production,
+        allowed_ports=allowed_ports,
+    )
 
+    valid = not errors and url is not None and origin is not None and prefix is not None
+    record = None
+    if valid:
+        record = SourceRecord(
+            id=values["id"],
+            title=" ".join(values["title"].split()),
+            url=url or "",
+            allowed_origin=origin or "",
+            allowed_path_prefix=prefix or "",
+            source_type=values["source_type"],
+            trust_label=values["trust_label"],
+            freshness_label=values["freshness_label"],
+            claim_boundary=" ".join(values["claim_boundary"].split()),
+            query_terms=terms,
+            query_aliases=aliases,
+        )
+    record_id = values.get("id")
+    shown_id = (
+        record_id
+        if record_id is not None and _ID_RE.match(record_id)
+        else (_short(record_id) if record_id else None)
+    )
+    return RecordReport(
+        index=index,
+        id=shown_id,
+        valid=valid,
+        errors=tuple(errors),
+        warnings=tuple(warnings),
+        record=record,
+        raw=_display_raw(raw),
+    )
+
+
+def _unknown_fields(raw: dict[str, Any]) -> list[Issue]:
+    return [
+        Issue(
+            str(key),
+            "unknown_field",
+            f"Field {_short(str(key), 40)!r} is not part of a source record and is ignored.",
+        )
+        for key in raw
+        if key not in REQUIRED_FIELDS and key not in OPTIONAL_FIELDS
+    ]
+
+
+def _check_id_and_trust(values: dict[str, str], errors: list[Issue]) -> None:
+    """The id's spelling; the trust label, lower-cased in ``values``, from the known list."""
     record_id = values.get("id")
     if record_id is not None and not _ID_RE.match(record_id):
         errors.append(
@@ -290,71 +343,44 @@ def _validate_record(  # noqa: C901 - one record, field by field; splitting hide
                     f"trust_label {_short(trust)!r} is not a known label; use one of: {', '.join(TRUST_LABELS)}.",
                 )
             )
-    terms = _query_terms(raw, errors, warnings)
-    aliases = _query_aliases(raw, errors)
 
-    origin = _origin(values.get("allowed_origin"), errors, warnings, production, allowed_ports)
-    prefix = _prefix(values.get("allowed_path_prefix"), errors)
-    url = None
-    if "url" in values:
-        parsed = parse_https_url(
-            values["url"],
-            "url",
-            errors,
-            production=production,
-            allowed_ports=allowed_ports,
-            warnings=warnings,
-        )
-        if parsed is not None:
-            url_origin, path, query = parsed
-            if origin is not None and url_origin != origin:
-                errors.append(
-                    Issue(
-                        "url",
-                        "origin_mismatch",
-                        f"url is on {url_origin}, outside allowed_origin {origin}; the url must be on the allowed origin.",
-                    )
-                )
-            elif prefix is not None and not path_within_prefix(path, prefix):
-                errors.append(
-                    Issue(
-                        "url",
-                        "outside_prefix",
-                        f"url path {_short(path)!r} is outside allowed_path_prefix {prefix!r} (prefixes match whole path segments).",
-                    )
-                )
-            url = url_origin + path + (f"?{query}" if query else "")
 
-    valid = not errors and url is not None and origin is not None and prefix is not None
-    record = None
-    if valid:
-        record = SourceRecord(
-            id=values["id"],
-            title=" ".join(values["title"].split()),
-            url=url or "",
-            allowed_origin=origin or "",
-            allowed_path_prefix=prefix or "",
-            source_type=values["source_type"],
-            trust_label=values["trust_label"],
-            freshness_label=values["freshness_label"],
-            claim_boundary=" ".join(values["claim_boundary"].split()),
-            query_terms=terms,
-            query_aliases=aliases,
+def _record_url(
+    value: str | None,
+    origin: str | None,
+    prefix: str | None,
+    errors: list[Issue],
+    warnings: list[Issue],
+    *,
+    production: bool,
+    allowed_ports: frozenset[int],
+) -> str | None:
+    """The normalised url, or None; it must lie on ``origin`` and inside ``prefix``."""
+    if value is None:
+        return None
+    parsed = parse_https_url(
+        value, "url", errors, production=production, allowed_ports=allowed_ports, warnings=warnings
+    )
+    if parsed is None:
+        return None
+    url_origin, path, query = parsed
+    if origin is not None and url_origin != origin:
+        errors.append(
+            Issue(
+                "url",
+                "origin_mismatch",
+                f"url is on {url_origin}, outside allowed_origin {origin}; the url must be on the allowed origin.",
+            )
         )
-    shown_id = (
-        record_id
-        if record_id is not None and _ID_RE.match(record_id)
-        else (_short(record_id) if record_id else None)
-    )
-    return RecordReport(
-        index=index,
-        id=shown_id,
-        valid=valid,
-        errors=tuple(errors),
-        warnings=tuple(warnings),
-        record=record,
-        raw=_display_raw(raw),
-    )
+    elif prefix is not None and not path_within_prefix(path, prefix):
+        errors.append(
+            Issue(
+                "url",
+                "outside_prefix",
+                f"url path {_short(path)!r} is outside allowed_path_prefix {prefix!r} (prefixes match whole path segments).",
+            )
+        )
+    return url_origin + path + (f"?{query}" if query else "")
 
 
 def _required_string(raw: dict[str, Any], name: str, errors: list[Issue]) -> str | None:
