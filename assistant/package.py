@@ -238,19 +238,12 @@ def _front_matter(source_path: str, tokens: list[Token], problems: list[str]) ->
     return meta
 
 
-def _sections(source_path: str, tokens: list[Token], problems: list[str]) -> list[Section]:  # noqa: C901 - one pass over the Markdown tokens; each branch is a named problem
+def _sections(source_path: str, tokens: list[Token], problems: list[str]) -> list[Section]:
     """Split the body at ``##`` headings; text before the first ``##`` may only be the title."""
+    bodies, stray_text = _section_lines(tokens)
     sections: list[Section] = []
     seen: dict[str, str] = {}
-    current: tuple[str, list[str]] | None = None
-    lines: list[str] = []
-    cells: list[str] | None = None
-    stray_text = False
-
-    def close() -> None:
-        if current is None:
-            return
-        heading, body = current
+    for heading, body in bodies:
         text = "\n".join(line for line in body if line.strip())
         anchor = slugify(heading)
         if not anchor:
@@ -263,18 +256,28 @@ def _sections(source_path: str, tokens: list[Token], problems: list[str]) -> lis
             problems.append(f"{source_path}: section {heading!r} is empty")
         seen[anchor] = heading
         sections.append(Section(heading=heading, anchor=anchor, text=text))
+    if stray_text:
+        problems.append(f"{source_path}: text before the first '## ' section is not allowed")
+    if not sections:
+        problems.append(f"{source_path}: no '## ' sections found")
+    return sections
 
+
+def _section_lines(tokens: list[Token]) -> tuple[list[tuple[str, list[str]]], bool]:
+    """One pass over the Markdown tokens: (heading, text lines) per ``##`` section, in order, and
+    whether any text stands before the first ``##`` (the ``#`` title is skipped; a table row is
+    one line of ``|``-joined cells; a code block is one line)."""
+    bodies: list[tuple[str, list[str]]] = []
+    lines: list[str] = []  # text before the first section is collected only to be dropped
+    cells: list[str] | None = None
+    stray_text = False
     i = 0
     while i < len(tokens):
         tok = tokens[i]
-        if tok.type == "heading_open" and tok.tag == "h2":
-            close()
-            heading = _inline_text(tokens[i + 1])
-            current = (heading, [])
-            lines = current[1]
-            i += 3
-            continue
-        if tok.type == "heading_open" and tok.tag == "h1":
+        if tok.type == "heading_open" and tok.tag in ("h1", "h2"):
+            if tok.tag == "h2":
+                lines = []
+                bodies.append((_inline_text(tokens[i + 1]), lines))
             i += 3
             continue
         if tok.type == "tr_open":
@@ -284,21 +287,12 @@ def _sections(source_path: str, tokens: list[Token], problems: list[str]) -> lis
             cells = None
         elif tok.type == "inline":
             text = _inline_text(tok)
-            if current is None and text.strip():
-                stray_text = True
-            if cells is not None:
-                cells.append(text)
-            else:
-                lines.append(text)
+            stray_text = stray_text or (not bodies and bool(text.strip()))
+            (lines if cells is None else cells).append(text)
         elif tok.type in ("fence", "code_block"):
             lines.append(tok.content.strip())
         i += 1
-    close()
-    if stray_text:
-        problems.append(f"{source_path}: text before the first '## ' section is not allowed")
-    if not sections:
-        problems.append(f"{source_path}: no '## ' sections found")
-    return sections
+    return bodies, stray_text
 
 
 def _inline_text(token: Token) -> str:
