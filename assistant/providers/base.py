@@ -15,7 +15,7 @@ from django.utils.module_loading import import_string
 
 from assistant.prompt import ProviderRequest
 
-#: AICD_PROVIDER name -> import string: the one list of providers (settings and checks read it).
+#: AICD_PROVIDER name -> import string: the one list of providers (the system check reads it).
 PROVIDERS = {
     "deterministic": "assistant.providers.deterministic.DeterministicProvider",
     "openai_compatible": "assistant.providers.openai_compatible.OpenAICompatibleProvider",
