@@ -257,9 +257,10 @@ AICD_PACKAGE_DIR = Path(env.get_str("AICD_PACKAGE_DIR") or BASE_DIR / "sample_pa
 AICD_CONTEXT_PACK_DIR = Path(env.get_str("AICD_CONTEXT_PACK_DIR") or VAR_DIR / "context_pack")
 # The screening artifact (intent classifier and answerability weights): build_screening_model.
 AICD_SCREENING_MODEL_DIR = Path(env.get_str("AICD_SCREENING_MODEL_DIR") or VAR_DIR / "screening")
-AICD_PROVIDER = env.get_choice(
-    "AICD_PROVIDER", ("deterministic", "openai_compatible"), "deterministic"
-)
+# The provider and adapter names are checked against their registries (PROVIDERS in
+# assistant/providers/base.py, ADAPTERS in assistant/current/base.py) by the system checks
+# provider.E001 and current.E001, so the set of names is written in one place each.
+AICD_PROVIDER = env.get_str("AICD_PROVIDER", "deterministic") or "deterministic"
 AICD_PROVIDER_BASE_URL = env.get_str("AICD_PROVIDER_BASE_URL")
 AICD_PROVIDER_MODEL = env.get_str("AICD_PROVIDER_MODEL")
 AICD_PROVIDER_API_KEY = env.get_str("AICD_PROVIDER_API_KEY")
@@ -268,9 +269,7 @@ AICD_PROVIDER_TIMEOUT_S = env.get_float("AICD_PROVIDER_TIMEOUT_S", 30.0) or 30.0
 AICD_PROVIDER_TEMPERATURE = env.get_float("AICD_PROVIDER_TEMPERATURE", 0.0)
 AICD_PROVIDER_MAX_TOKENS = env.get_int("AICD_PROVIDER_MAX_TOKENS", 0)
 AICD_PROVIDER_CA_BUNDLE = env.get_str("AICD_PROVIDER_CA_BUNDLE")  # PEM file for a private CA
-AICD_CURRENT_CONTEXT_ADAPTER = env.get_choice(
-    "AICD_CURRENT_CONTEXT_ADAPTER", ("disabled", "allowlisted_public_fetch"), "disabled"
-)
+AICD_CURRENT_CONTEXT_ADAPTER = env.get_str("AICD_CURRENT_CONTEXT_ADAPTER", "disabled") or "disabled"
 AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = env.get_str("AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON")
 # Ports other than 443 that registry URLs may use; an operator decision, never a registry one.
 AICD_CURRENT_CONTEXT_ALLOWED_PORTS = env.get_int_list("AICD_CURRENT_CONTEXT_ALLOWED_PORTS")

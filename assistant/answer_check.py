@@ -92,41 +92,18 @@ def parse(text: str, sent_text: str = "") -> tuple[list[tuple[str, str]], list[s
     return sections, problems
 
 
-def verify(text: str, request: ProviderRequest) -> GateResult:  # noqa: C901 - one linear pass of checks, each a named problem
+def verify(text: str, request: ProviderRequest) -> GateResult:
     """Check the provider's answer against what was sent; return lanes or problems, never both."""
     if len(text) > MAX_ANSWER_CHARS:
         return GateResult((), (f"the answer is longer than {MAX_ANSWER_CHARS} characters",))
-    with_uploads = bool(request.uploaded_refs)
-    required = lanes.required_lanes(request.mode, with_uploads=with_uploads)
-    allowed = lanes.allowed_order(request.mode, with_uploads=with_uploads)
     sent = {ref.citation_id: ref.citation_class for ref in request.all_refs()}
     sections, problems = parse(text, _sent_text(request))
-    labels = [label for label, _ in sections]
-
-    for label in labels:
-        if label not in allowed:
-            problems.append(f"lane '{label}' is not allowed in this mode")
-    if len(set(labels)) != len(labels):
-        problems.append("a lane label appears more than once")
-    if [label for label in labels if label in allowed] != [a for a in allowed if a in labels]:
-        problems.append("the lanes are not in the required order: " + ", ".join(required))
-    for label in required:
-        if label not in labels:
-            problems.append(f"the required lane '{label}' is missing")
+    problems.extend(_lane_order_problems([label for label, _ in sections], request))
 
     result: list[Lane] = []
     for label, body in sections:
         ids = citation_ids(body)
-        for cid in ids:
-            if cid not in sent:
-                shown = cid if SAFE_ID_RE.fullmatch(cid) else "an unrecognised id"
-                problems.append(
-                    f"lane '{label}' cites {shown}, which was not among the sources sent"
-                )
-            elif label in lanes.LANE_CLASS and sent[cid] != lanes.LANE_CLASS[label]:
-                problems.append(
-                    f"lane '{label}' cites {cid}, a {sent[cid]}; it admits only {lanes.LANE_CLASS[label]}s"
-                )
+        problems.extend(_citation_problems(label, ids, sent))
         problems.extend(_lane_content_problems(label, body, ids, request))
         if label == lanes.ASSESSMENT and request.criteria:
             for name in criteria_review.unknown_criteria(body, request.criteria):
@@ -139,6 +116,38 @@ def verify(text: str, request: ProviderRequest) -> GateResult:  # noqa: C901 - o
     if problems:
         return GateResult((), tuple(dict.fromkeys(problems)))
     return GateResult(tuple(result), ())
+
+
+def _lane_order_problems(labels: list[str], request: ProviderRequest) -> list[str]:
+    """Lanes not allowed in the mode, repeated, out of order or missing."""
+    with_uploads = bool(request.uploaded_refs)
+    required = lanes.required_lanes(request.mode, with_uploads=with_uploads)
+    allowed = lanes.allowed_order(request.mode, with_uploads=with_uploads)
+    problems = [
+        f"lane '{label}' is not allowed in this mode" for label in labels if label not in allowed
+    ]
+    if len(set(labels)) != len(labels):
+        problems.append("a lane label appears more than once")
+    if [label for label in labels if label in allowed] != [a for a in allowed if a in labels]:
+        problems.append("the lanes are not in the required order: " + ", ".join(required))
+    problems += [
+        f"the required lane '{label}' is missing" for label in required if label not in labels
+    ]
+    return problems
+
+
+def _citation_problems(label: str, ids: list[str], sent: dict[str, str]) -> list[str]:
+    """Ids that were not sent, or whose citation class the lane does not admit."""
+    problems = []
+    for cid in ids:
+        if cid not in sent:
+            shown = cid if SAFE_ID_RE.fullmatch(cid) else "an unrecognised id"
+            problems.append(f"lane '{label}' cites {shown}, which was not among the sources sent")
+        elif label in lanes.LANE_CLASS and sent[cid] != lanes.LANE_CLASS[label]:
+            problems.append(
+                f"lane '{label}' cites {cid}, a {sent[cid]}; it admits only {lanes.LANE_CLASS[label]}s"
+            )
+    return problems
 
 
 def _lane_content_problems(

@@ -11,8 +11,9 @@ from assistant.current.base import CurrentRef
 from assistant.prompt import SourceRef
 from assistant.types import Citation, PackageRow
 from core.text import excerpt
+from uploads.boundary import AUTHORITY_NOTE, CLAIM_BOUNDARY
 from uploads.selection import Excerpt
-from uploads.types import AUTHORITY_NOTE, RETENTION, SOURCE_CLASS
+from uploads.types import RETENTION, SOURCE_CLASS
 
 CURRENT_AUTHORITY_NOTE = (
     "Current/public context. Not approved package authority and not approval of any kind."
@@ -101,12 +102,6 @@ def class_counts(citations: Iterable[Citation]) -> dict[str, int]:
 
 
 # ------------------------------------------------------------------ uploaded/session citations
-UPLOADED_CLAIM_BOUNDARY = (
-    "User-provided session source for this review only: not approved package corpus, not durable "
-    "corpus ingestion, and not enterprise source authority unless separately approved."
-)
-
-
 def uploaded_ref(citation_id: str, item: Excerpt) -> SourceRef:
     return SourceRef(
         citation_id=citation_id,
@@ -130,7 +125,7 @@ def uploaded_citation(citation_id: str, item: Excerpt) -> Citation:
         citation_class=lanes.UPLOADED_CITATION,
         title=f"{item.record.display_title} — {item.anchor.label}",
         excerpt=excerpt(item.text),
-        claim_boundary=UPLOADED_CLAIM_BOUNDARY,
+        claim_boundary=CLAIM_BOUNDARY,
         fields={
             "source_class": SOURCE_CLASS,
             "session_source_id": item.record.session_source_id,

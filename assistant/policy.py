@@ -11,6 +11,7 @@ from assistant.context_pack import ContextPack
 from assistant.retrieval import SearchResult
 from assistant.screening import artifact, screen
 from assistant.types import Notice
+from uploads import boundary
 
 
 class Pattern(StrEnum):
@@ -51,11 +52,7 @@ MESSAGES: dict[Pattern, str] = {
         "one-time codes, private files or operator-only material. Only content inside the "
         "approved source boundary is available here."
     ),
-    Pattern.UPLOADED_SOURCE_BOUNDARY: (
-        "I can use uploaded material only as a user-provided session source. It is not approved "
-        "package corpus, not durable corpus ingestion, and not enterprise source authority unless "
-        "separately approved."
-    ),
+    Pattern.UPLOADED_SOURCE_BOUNDARY: boundary.REFUSAL,
     Pattern.NO_CURRENT_SOURCE_SUPPORT: (
         "Current/public context was not retrieved for this question, so this answer uses approved "
         "package sources only and makes no current claim."

@@ -72,7 +72,9 @@ _SENTENCES = re.compile(r"(?<=[.!?;])\s+|\s+-\s+|\n+")
 
 # -------------------------------------------------------------------------------- the asks
 # An ask addressed to the assistant: polite or imperative openings and direct "you" requests.
-_OPENING = r"(?:^|[,:]\s*)(?:(?:hey|hi|ok|okay|so|now|pls|plz|please|kindly|just|quickly|simply)\b[\s,]*)*"
+_OPENING = (
+    r"(?:^|[,:]\s*)(?:(?:hey|hi|ok|okay|so|now|pls|plz|please|kindly|just|quickly|simply)\b[\s,]*)*"
+)
 _YOU = r"(?:\b(?:can|could|will|would|won't|cant|can't)\s+(?:you|u|ya)\b|\b(?:(?:i|we)\s+)?(?:need|want|would like|expect|require)\s+(?:you|u|ya)(?:\s+to)?\b|\byou\s+(?:should|must|need to|have to)\b)"
 _REVEAL = (
     r"show|give|tell|reveal|print|dump|list|display|send|share|read|leak|expose|paste|export|output"
@@ -117,45 +119,105 @@ _POLICY_WORDS = r"polic(?:y|ies)|rules?|guidance|practices?|approach|process|han
 
 _THEIR_ACTIVITY_WORD = r"\b" + _any(_THEIR_ACTIVITY) + r"\b"
 _PERSONAL_WORD = r"\b" + _any(_PERSONAL) + r"\b"
-_SET_TO = r"\b(?:set to|value|values|starts? with|first (?:few )?(?:characters|chars|digits|letters))\b"
-_PASTE_IT = r"\b(?:paste|show|send|share|dump|print)\s+(?:it|them|that|those|everything|the works)\b"
+_SET_TO = (
+    r"\b(?:set to|value|values|starts? with|first (?:few )?(?:characters|chars|digits|letters))\b"
+)
+_PASTE_IT = (
+    r"\b(?:paste|show|send|share|dump|print)\s+(?:it|them|that|those|everything|the works)\b"
+)
 
 PRIVATE_DATA_RULES = (
     # "show me the database password", "print the provider configuration including the token"
     _Rule(
-        r"\b" + _any(_REVEAL) + r"\b(?:\s+(?:me|us|back))?\s+(?:(?!" + _any(_POLICY_WORDS) + r"\b)[\w'.,/-]+\s+){0,10}?"
-        + _any(_SECRET, _INTERNAL_DOC, _PERSONAL) + r"\b(?!\s+(?:" + _POLICY_WORDS + r")\b)",
+        r"\b"
+        + _any(_REVEAL)
+        + r"\b(?:\s+(?:me|us|back))?\s+(?:(?!"
+        + _any(_POLICY_WORDS)
+        + r"\b)[\w'.,/-]+\s+){0,10}?"
+        + _any(_SECRET, _INTERNAL_DOC, _PERSONAL)
+        + r"\b(?!\s+(?:"
+        + _POLICY_WORDS
+        + r")\b)",
         re.I,
     ),
     # "what's the gateway key set to", "what is the value of X", "what did the minutes say"
     _Rule(
-        r"\bwhat(?:'s|s| is| are| was| were)\s+(?:in\s+)?(?:the|our|your|my|their|its|this)\s+(?:(?!" + _any(_POLICY_WORDS) + r"\b)[\w'.-]+\s+){0,5}?"
-        + _any(_SECRET, _INTERNAL_DOC) + r"\b(?!\s+(?:" + _POLICY_WORDS + r")\b)",
+        r"\bwhat(?:'s|s| is| are| was| were)\s+(?:in\s+)?(?:the|our|your|my|their|its|this)\s+(?:(?!"
+        + _any(_POLICY_WORDS)
+        + r"\b)[\w'.-]+\s+){0,5}?"
+        + _any(_SECRET, _INTERNAL_DOC)
+        + r"\b(?!\s+(?:"
+        + _POLICY_WORDS
+        + r")\b)",
         re.I,
     ),
     _Rule(r"\b" + _any(_SECRET) + r"\b.{0,30}" + _SET_TO, re.I, requires=_SET_TO),
-    _Rule(r"\bwhat did\b.{0,60}\b" + _any(_INTERNAL_DOC) + r"\b.{0,30}\b(?:say|said|decide|decided|conclude|contain)", re.I),
+    _Rule(
+        r"\bwhat did\b.{0,60}\b"
+        + _any(_INTERNAL_DOC)
+        + r"\b.{0,30}\b(?:say|said|decide|decided|conclude|contain)",
+        re.I,
+    ),
     # Someone else's activity: "what did other users ask", "questions the finance team asked"
     _Rule(
-        r"\b(?:what|which|" + _REVEAL + r"|see|view|access)\b.{0,40}\b" + _any(_OTHERS) + r"\b.{0,40}\b" + _any(_THEIR_ACTIVITY) + r"\b",
-        re.I, requires=_THEIR_ACTIVITY_WORD,
+        r"\b(?:what|which|"
+        + _REVEAL
+        + r"|see|view|access)\b.{0,40}\b"
+        + _any(_OTHERS)
+        + r"\b.{0,40}\b"
+        + _any(_THEIR_ACTIVITY)
+        + r"\b",
+        re.I,
+        requires=_THEIR_ACTIVITY_WORD,
     ),
     _Rule(
-        r"\b(?:what|which|" + _REVEAL + r"|see|view|access)\b.{0,40}\b" + _any(_THEIR_ACTIVITY) + r"\b.{0,30}\b(?:did|has|have|of|from|by)\s+" + _any(_OTHERS) + r"\b",
-        re.I, requires=_THEIR_ACTIVITY_WORD,
+        r"\b(?:what|which|"
+        + _REVEAL
+        + r"|see|view|access)\b.{0,40}\b"
+        + _any(_THEIR_ACTIVITY)
+        + r"\b.{0,30}\b(?:did|has|have|of|from|by)\s+"
+        + _any(_OTHERS)
+        + r"\b",
+        re.I,
+        requires=_THEIR_ACTIVITY_WORD,
     ),
     # Personal data about a named or described person
-    _Rule(r"\b(?:how much|what)\b.{0,30}\b(?:does|did|is|was)\s+(?:(?-i:[A-Z][a-z]+)|my \w+|our \w+)\b.{0,40}\b" + _any(_PERSONAL) + r"\b", re.I, requires=_PERSONAL_WORD),
-    _Rule(r"\b" + _any(_PERSONAL) + r"\b.{0,30}\b(?:of|for|does|did|is|was|has)\s+(?:(?-i:[A-Z][a-z]+)|my \w+)\b", re.I, requires=_PERSONAL_WORD),
-    # Other people's details: "include their emails and exactly what they typed"
-    _Rule(r"\b(?:include|with|give|list|show|send|share|tell)\b.{0,25}\b(?:their|his|her)\s+(?:e-?mails?|e-?mail addresses|names|phone numbers|addresses|questions|uploads|messages|chats|prompts|sessions)\b", re.I),
-    _Rule(r"\bwhat (?:they|he|she|others|people) (?:typed|asked|wrote|uploaded|searched|said to you)\b", re.I),
-    _Rule(r"\b(?:first|last)\s+(?:\d+|few|couple of|two|three|four|five|six|eight)\s+(?:characters|chars|digits|letters)\b.{0,40}\b" + _any(_SECRET) + r"\b", re.I),
-    # "the internal evidence behind the release... paste it here"
     _Rule(
-        _any(_SECRET, _INTERNAL_DOC) + r"\b.{0,100}" + _PASTE_IT, re.I, requires=_PASTE_IT
+        r"\b(?:how much|what)\b.{0,30}\b(?:does|did|is|was)\s+(?:(?-i:[A-Z][a-z]+)|my \w+|our \w+)\b.{0,40}\b"
+        + _any(_PERSONAL)
+        + r"\b",
+        re.I,
+        requires=_PERSONAL_WORD,
     ),
-    _Rule(r"\b(?:(?-i:[A-Z][a-z]+)(?:'s)?|(?:his|her|their))\s+" + _PERSONAL_WORD, re.I, requires=_PERSONAL_WORD),
+    _Rule(
+        r"\b"
+        + _any(_PERSONAL)
+        + r"\b.{0,30}\b(?:of|for|does|did|is|was|has)\s+(?:(?-i:[A-Z][a-z]+)|my \w+)\b",
+        re.I,
+        requires=_PERSONAL_WORD,
+    ),
+    # Other people's details: "include their emails and exactly what they typed"
+    _Rule(
+        r"\b(?:include|with|give|list|show|send|share|tell)\b.{0,25}\b(?:their|his|her)\s+(?:e-?mails?|e-?mail addresses|names|phone numbers|addresses|questions|uploads|messages|chats|prompts|sessions)\b",
+        re.I,
+    ),
+    _Rule(
+        r"\bwhat (?:they|he|she|others|people) (?:typed|asked|wrote|uploaded|searched|said to you)\b",
+        re.I,
+    ),
+    _Rule(
+        r"\b(?:first|last)\s+(?:\d+|few|couple of|two|three|four|five|six|eight)\s+(?:characters|chars|digits|letters)\b.{0,40}\b"
+        + _any(_SECRET)
+        + r"\b",
+        re.I,
+    ),
+    # "the internal evidence behind the release... paste it here"
+    _Rule(_any(_SECRET, _INTERNAL_DOC) + r"\b.{0,100}" + _PASTE_IT, re.I, requires=_PASTE_IT),
+    _Rule(
+        r"\b(?:(?-i:[A-Z][a-z]+)(?:'s)?|(?:his|her|their))\s+" + _PERSONAL_WORD,
+        re.I,
+        requires=_PERSONAL_WORD,
+    ),
     _Rule(r"\b(?:AICD_[A-Z_]+|DJANGO_SECRET_KEY|SECRET_KEY|DATABASE_URL)\b"),
 )
 
@@ -170,40 +232,92 @@ _APPROVED = (
     r"|ready for (?:production|prod|go-?live|launch|release)|exempt|[\w]+-ready|validated|verified"
 )
 _CONFIRMABLE = (
-    _APPROVED + r"|allowed|acceptable|ok|okay|fine|sufficient|enough|adequate|ready|good to \w+|safe|legal|lawful|valid"
+    _APPROVED
+    + r"|allowed|acceptable|ok|okay|fine|sufficient|enough|adequate|ready|good to \w+|safe|legal|lawful|valid"
     r"|meets?|meeting|complies|comply|satisf(?:y|ies)|conforms?|in line with|covered|has passed|have passed"
 )
 _APPROVAL_NOUN = (
     r"approval|sign-?off|go-?ahead|green ?light|permission|authori[sz]ation|certification|blessing|exception|waiver"
     r"|exemption|attestation|clearance|pass|letter of approval|ok|okay|thumbs[- ]up|nod"
 )
-_CONFIRM_VERB = r"(?:confirm|verify|declare|state|say|certify|attest|guarantee|assure (?:me|us)|promise)\b"
+_CONFIRM_VERB = (
+    r"(?:confirm|verify|declare|state|say|certify|attest|guarantee|assure (?:me|us)|promise)\b"
+)
 _DO_THAT = r"(?:provide|give|grant|issue|write|send|do)\s+(?:that|it|this|one|us one)\b"
 APPROVAL_RULES = (
     # Addressed to the assistant: "can you approve", "we need you to sign off", "pls OK the contract"
-    _Rule(r"(?:" + _YOU + r")\s+(?:please\s+|just\s+|pls\s+|quickly\s+)?(?:" + _APPROVE + r"|confirm|declare|certify|attest)\b", re.I),
-    _Rule(r"(?:" + _YOU + r")\s+(?:please\s+|just\s+|pls\s+|quickly\s+)?(?:provide|give|grant|issue|write|send)\b.{0,30}\b(?:" + _APPROVAL_NOUN + r")\b", re.I),
-    _Rule(_OPENING + r"(?:" + _APPROVE + r")\b(?!\s*(?:process(?:es)?|criteria|steps?|rules?|by|from|is|are|was|means?|[?]|$))", re.I),
+    _Rule(
+        r"(?:"
+        + _YOU
+        + r")\s+(?:please\s+|just\s+|pls\s+|quickly\s+)?(?:"
+        + _APPROVE
+        + r"|confirm|declare|certify|attest)\b",
+        re.I,
+    ),
+    _Rule(
+        r"(?:"
+        + _YOU
+        + r")\s+(?:please\s+|just\s+|pls\s+|quickly\s+)?(?:provide|give|grant|issue|write|send)\b.{0,30}\b(?:"
+        + _APPROVAL_NOUN
+        + r")\b",
+        re.I,
+    ),
+    _Rule(
+        _OPENING
+        + r"(?:"
+        + _APPROVE
+        + r")\b(?!\s*(?:process(?:es)?|criteria|steps?|rules?|by|from|is|are|was|means?|[?]|$))",
+        re.I,
+    ),
     _Rule(r"\b(?:please|pls|plz|just|kindly|so)\s+(?:" + _APPROVE + r")\b", re.I),
-    _Rule(r"\band\s+(?:approve|sign off|certify|authori[sz]e|green-?light|rubber-?stamp|ok|okay)\s+(?:it|this|that|our|the|them)\b", re.I),
-    _Rule(r"\b(?:give|grant|issue|provide|send|write)\s+(?:us|me|them|our \w+(?: \w+)?)?\s*(?:the\s+|an?\s+|your\s+)?(?:formal\s+|final\s+|written\s+|official\s+|regulatory\s+|security\s+|legal\s+|policy\s+)?(?:" + _APPROVAL_NOUN + r")\b", re.I),
+    _Rule(
+        r"\band\s+(?:approve|sign off|certify|authori[sz]e|green-?light|rubber-?stamp|ok|okay)\s+(?:it|this|that|our|the|them)\b",
+        re.I,
+    ),
+    _Rule(
+        r"\b(?:give|grant|issue|provide|send|write)\s+(?:us|me|them|our \w+(?: \w+)?)?\s*(?:the\s+|an?\s+|your\s+)?(?:formal\s+|final\s+|written\s+|official\s+|regulatory\s+|security\s+|legal\s+|policy\s+)?(?:"
+        + _APPROVAL_NOUN
+        + r")\b",
+        re.I,
+    ),
     # "confirm our chatbot is GDPR compliant", "declare that our design has passed security review"
     _Rule(
-        r"(?:^|[,:;]\s*|\b(?:please|pls|just|can|could|will|would|you|to|and|so)\s+)" + _CONFIRM_VERB + r"(?:\s+(?:to\s+(?:me|us)|for\s+us))?(?:\s+that)?"
-        r".{0,90}\b(?:is|are|am|'s|'re|be|been|was|were|as|will|would|does|do|has|have)?\s*(?:now\s+|fully\s+|officially\s+|still\s+)?(?:[\w-]+\s+){0,2}(?:" + _CONFIRMABLE + r")\b",
-        re.I, requires=_CONFIRM_VERB,
+        r"(?:^|[,:;]\s*|\b(?:please|pls|just|can|could|will|would|you|to|and|so)\s+)"
+        + _CONFIRM_VERB
+        + r"(?:\s+(?:to\s+(?:me|us)|for\s+us))?(?:\s+that)?"
+        r".{0,90}\b(?:is|are|am|'s|'re|be|been|was|were|as|will|would|does|do|has|have)?\s*(?:now\s+|fully\s+|officially\s+|still\s+)?(?:[\w-]+\s+){0,2}(?:"
+        + _CONFIRMABLE
+        + r")\b",
+        re.I,
+        requires=_CONFIRM_VERB,
     ),
-    _Rule(r"\b(?:mark|record|log|flag|register|list|stamp)\b.{0,60}\bas\s+(?:" + _APPROVED + r"|complete|done)\b", re.I),
+    _Rule(
+        r"\b(?:mark|record|log|flag|register|list|stamp)\b.{0,60}\bas\s+(?:"
+        + _APPROVED
+        + r"|complete|done)\b",
+        re.I,
+    ),
     # Fabricating an approval statement: "add 'approved per playbook' to our proposal"
-    _Rule(r"\b(?:draft|write|add|insert|put|append|include)\b.{0,60}\b(?:stating|saying|that says|to say|declaring|confirming|approved|signed off|certified)\b", re.I),
+    _Rule(
+        r"\b(?:draft|write|add|insert|put|append|include)\b.{0,60}\b(?:stating|saying|that says|to say|declaring|confirming|approved|signed off|certified)\b",
+        re.I,
+    ),
     # Approval status of the asker's own thing: "is our vendor cleared for patient data?"
     _Rule(
-        r"(?:^|\b(?:so|and|but)\s+)(?:is|are)\s+(?:our|the|this|that|my|these|those|we|they|\w+'s)\s+(?:[\w'-]+\s+){0,10}(?:" + _APPROVED + r")\b"
+        r"(?:^|\b(?:so|and|but)\s+)(?:is|are)\s+(?:our|the|this|that|my|these|those|we|they|\w+'s)\s+(?:[\w'-]+\s+){0,10}(?:"
+        + _APPROVED
+        + r")\b"
         r"(?:\s+(?:for|to|in|under|by|with|now)\b|\s*[?,.!]|\s*$|\s+(?:right|yet)\b)",
         re.I,
     ),
-    _Rule(r"\b(?:are|am)\s+(?:we|i)\s+(?:now\s+|officially\s+)?(?:approved|cleared|authori[sz]ed|certified|signed[- ]off|good to go|compliant)\b", re.I),
-    _Rule(r"\b(?:we(?:'re| are)|it(?:'s| is))\s+(?:now\s+)?(?:approved|cleared|compliant|good to go)\b.{0,15}\b(?:right|correct|yes)\b", re.I),
+    _Rule(
+        r"\b(?:are|am)\s+(?:we|i)\s+(?:now\s+|officially\s+)?(?:approved|cleared|authori[sz]ed|certified|signed[- ]off|good to go|compliant)\b",
+        re.I,
+    ),
+    _Rule(
+        r"\b(?:we(?:'re| are)|it(?:'s| is))\s+(?:now\s+)?(?:approved|cleared|compliant|good to go)\b.{0,15}\b(?:right|correct|yes)\b",
+        re.I,
+    ),
     # Permission to ship: "can we deploy this to prod now?"
     _Rule(
         r"\b(?:can|may|could)\s+(?:we|i)\s+(?:now\s+|just\s+|go ahead and\s+|already\s+)?(?:go live|deploy|launch|ship|roll (?:it )?out|release|put|use|start using|push)\b"
@@ -240,26 +354,38 @@ _PROMOTE_VERB = r"\b(?:ingest|persist|promote|publish)\b"
 UPLOAD_BOUNDARY_RULES = (
     _Rule(
         r"\b(?:add|ingest|import|promote|store|save|persist|keep|index|load|merge|publish|commit|put|move|copy)\b"
-        r".{0,60}" + _UPLOAD_MENTION
+        r".{0,60}"
+        + _UPLOAD_MENTION
         + r".{0,60}\b(?:package|corpus|context[- ]pack|registry|source set|database|vector|knowledge base|permanent(?:ly)?|durable|playbook|forever)\b",
-        re.I, requires=_UPLOAD_MENTION,
+        re.I,
+        requires=_UPLOAD_MENTION,
     ),
-    _Rule(r"\btreat\b.{0,60}\b(?:upload(?:ed)?|file|document|draft|pasted)\b.{0,40}\bas\b.{0,30}\b(?:approved|package|authority|authoritative|corpus|policy)\b", re.I),
-    _Rule(r"\b(?:make|mark)\b.{0,40}\b(?:upload(?:ed)?|file|document|draft)\b.{0,30}\b(?:approved|authoritative|part of the (?:package|playbook|corpus))\b", re.I),
+    _Rule(
+        r"\btreat\b.{0,60}\b(?:upload(?:ed)?|file|document|draft|pasted)\b.{0,40}\bas\b.{0,30}\b(?:approved|package|authority|authoritative|corpus|policy)\b",
+        re.I,
+    ),
+    _Rule(
+        r"\b(?:make|mark)\b.{0,40}\b(?:upload(?:ed)?|file|document|draft)\b.{0,30}\b(?:approved|authoritative|part of the (?:package|playbook|corpus))\b",
+        re.I,
+    ),
     # Ingesting, persisting, promoting or publishing an upload, with or without a destination.
     _Rule(_PROMOTE_VERB + r".{0,40}\b(?:" + _UPLOAD_NOUNS + r")\b", re.I, requires=_PROMOTE_VERB),
     # Keeping an upload beyond the session.
     _Rule(
         r"\b(?:keep|save|store|retain|remember)\b.{0,40}\b(?:" + _UPLOAD_NOUNS + r")\b.{0,40}"
         r"\b(?:after|beyond|past|across|between)\b.{0,20}\b(?:session|sessions|logout|log out|today|restart)"
-        r"|\b(?:keep|save|store|retain)\b.{0,40}\b(?:" + _UPLOAD_NOUNS + r")\b.{0,20}\b(?:permanently|forever|for good)\b",
-        re.I, requires=_UPLOAD_NOUN_WORD,
+        r"|\b(?:keep|save|store|retain)\b.{0,40}\b(?:"
+        + _UPLOAD_NOUNS
+        + r")\b.{0,20}\b(?:permanently|forever|for good)\b",
+        re.I,
+        requires=_UPLOAD_NOUN_WORD,
     ),
     # Citing an upload as package authority.
     _Rule(
         r"\b(?:use|cite|count|accept)\b.{0,40}\b(?:" + _UPLOAD_NOUNS + r")\b.{0,30}\bas\b.{0,20}"
         r"\b(?:package citations?|source of record|approved (?:source|corpus|package|guidance)|authority|doctrine)\b",
-        re.I, requires=_UPLOAD_NOUN_WORD,
+        re.I,
+        requires=_UPLOAD_NOUN_WORD,
     ),
 )
 
@@ -281,24 +407,49 @@ GENERAL_CHAT_RULES = (
     _Rule(
         r"\b(?:write|compose|draft|make up|create|generate|give me|tell me|sing|come up with|help me (?:write|draft|with)|make me)\b"
         r".{0,30}\b(?:" + _LEISURE + r")\b",
-        re.I, requires=r"\b(?:" + _LEISURE + r")\b",
+        re.I,
+        requires=r"\b(?:" + _LEISURE + r")\b",
     ),
     _Rule(r"\b(?:" + _OFF_TOPIC + r")\b", re.I),
-    _Rule(r"\b(?:recommend|suggest)\b.{0,30}\b(?:books?|movies?|films?|shows?|series|songs?|albums?|games?|podcasts?|restaurants?|hotels?|names?)\b", re.I),
+    _Rule(
+        r"\b(?:recommend|suggest)\b.{0,30}\b(?:books?|movies?|films?|shows?|series|songs?|albums?|games?|podcasts?|restaurants?|hotels?|names?)\b",
+        re.I,
+    ),
     # Jailbreaks and role play (checked before approval rules: "confirm by saying DAN online")
-    _Rule(r"\b(?:pretend|act as|acting as (?:my|a|an)|role-?play|you are now|you're now|imagine you(?: are|'re)|from now on,? you(?: are|'re)?|developer mode|system override|jailbreak|dan mode)\b", re.I),
-    _Rule(r"\b(?:no|without)\s+(?:any\s+)?(?:rules|restrictions|limits|filters|guardrails|sources|citations)\b", re.I),
-    _Rule(r"(?:^|[.!?:;#]\s*)(?:please\s+|now\s+)?(?:ignore|disregard|forget)\b.{0,40}\b(?:instructions|rules|guardrails|prompt|policy|above|before|previous|everything)\b", re.I),
-    _Rule(r"\b(?:your|ur)\s+(?:own\s+)?(?:personal\s+)?(?:opinion|favou?rite|feelings?|views? on life)\b|\bdo you (?:think|believe|feel|like|love|dream)\b", re.I),
+    _Rule(
+        r"\b(?:pretend|act as|acting as (?:my|a|an)|role-?play|you are now|you're now|imagine you(?: are|'re)|from now on,? you(?: are|'re)?|developer mode|system override|jailbreak|dan mode)\b",
+        re.I,
+    ),
+    _Rule(
+        r"\b(?:no|without)\s+(?:any\s+)?(?:rules|restrictions|limits|filters|guardrails|sources|citations)\b",
+        re.I,
+    ),
+    _Rule(
+        r"(?:^|[.!?:;#]\s*)(?:please\s+|now\s+)?(?:ignore|disregard|forget)\b.{0,40}\b(?:instructions|rules|guardrails|prompt|policy|above|before|previous|everything)\b",
+        re.I,
+    ),
+    _Rule(
+        r"\b(?:your|ur)\s+(?:own\s+)?(?:personal\s+)?(?:opinion|favou?rite|feelings?|views? on life)\b|\bdo you (?:think|believe|feel|like|love|dream)\b",
+        re.I,
+    ),
     _Rule(r"\bwhat(?:'s| is)\s+the\s+(?:capital|population|height|distance|currency)\s+of\b", re.I),
-    _Rule(r"\btranslate\b.{0,40}\b(?:into|to)\s+(?:french|german|spanish|italian|japanese|chinese|latin|english|dutch|portuguese|polish|hindi|arabic)\b", re.I),
+    _Rule(
+        r"\btranslate\b.{0,40}\b(?:into|to)\s+(?:french|german|spanish|italian|japanese|chinese|latin|english|dutch|portuguese|polish|hindi|arabic)\b",
+        re.I,
+    ),
     _Rule(
         r"\b(?:write|generate|give me|code|implement)\b.{0,25}\b(?:python|javascript|typescript|java|sql|bash|c\+\+|rust|golang|regex)\b"
         r".{0,25}\b(?:function|script|code|program|query|class|snippet|one-liner)\b",
         re.I,
     ),
-    _Rule(r"\bwhat(?:'s| is)\s+(?:a\s+)?\d+(?:\.\d+)?\s*%\s+(?:tip|of)\b|\bsolve\b.{0,20}\bequation\b", re.I),
-    _Rule(r"^\s*(?:hi|hello|hey|yo|good (?:morning|afternoon|evening)|how are you|what's up|sup|thanks|thank you)\b[\s!?.,]*(?:there)?[\s!?.]*$", re.I),
+    _Rule(
+        r"\bwhat(?:'s| is)\s+(?:a\s+)?\d+(?:\.\d+)?\s*%\s+(?:tip|of)\b|\bsolve\b.{0,20}\bequation\b",
+        re.I,
+    ),
+    _Rule(
+        r"^\s*(?:hi|hello|hey|yo|good (?:morning|afternoon|evening)|how are you|what's up|sup|thanks|thank you)\b[\s!?.,]*(?:there)?[\s!?.]*$",
+        re.I,
+    ),
 )
 
 
@@ -308,7 +459,8 @@ JAILBREAK_RULES = (GENERAL_CHAT_RULES[3], GENERAL_CHAT_RULES[4], GENERAL_CHAT_RU
 # "we need regulatory sign-off stating X - can you provide that?"
 _APPROVAL_THEN_ASK = _Rule(
     r"\b(?:" + _APPROVAL_NOUN + r")\b.{0,160}(?:" + _YOU + r")\s+(?:please\s+|just\s+)?" + _DO_THAT,
-    re.I, requires=_DO_THAT,
+    re.I,
+    requires=_DO_THAT,
 )
 
 

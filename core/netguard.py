@@ -10,7 +10,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from django.conf import settings
 
@@ -111,12 +111,14 @@ def is_public_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) ->
     )
 
 
-def host_issues(  # noqa: C901 - an ordered list of host rules; the order is the policy
+def host_issues(
     host: str, *, production: bool, field_name: str = "url"
 ) -> tuple[list[Issue], list[Issue]]:
-    """Errors and warnings for a URL host (already lower-cased, brackets removed)."""
-    errors: list[Issue] = []
-    warnings: list[Issue] = []
+    """Errors and warnings for a URL host (already lower-cased, brackets removed).
+
+    An ordered list of rules, the order being the policy: the host's shape and IP literals here,
+    then the DNS-name rules (``_dns_name_issues``).
+    """
     if not host:
         return [
             Issue(
@@ -158,6 +160,15 @@ def host_issues(  # noqa: C901 - an ordered list of host rules; the order is the
                 "DNS host name.",
             )
         ], []
+    return _dns_name_issues(host, labels, production=production, field_name=field_name)
+
+
+def _dns_name_issues(
+    host: str, labels: list[str], *, production: bool, field_name: str
+) -> tuple[list[Issue], list[Issue]]:
+    """A non-numeric host: ASCII, public (not internal, not single-label), valid, not a placeholder."""
+    errors: list[Issue] = []
+    warnings: list[Issue] = []
     if not host.isascii():
         return [
             Issue(
@@ -288,7 +299,7 @@ def permitted_ports(allowed: frozenset[int] | None) -> frozenset[int]:
     return frozenset(allowed) | {DEFAULT_PORT}
 
 
-def parse_https_url(  # noqa: C901 - an ordered list of URL rules, each ending the parse with its issue
+def parse_https_url(
     value: str,
     field_name: str,
     errors: list[Issue],
@@ -297,61 +308,16 @@ def parse_https_url(  # noqa: C901 - an ordered list of URL rules, each ending t
     allowed_ports: frozenset[int],
     warnings: list[Issue] | None = None,
 ) -> tuple[str, str, str] | None:
-    """(origin, normalised path, query) for a safe https URL, or None with errors appended."""
-    if len(value) > MAX_URL_CHARS:
-        errors.append(
-            Issue(
-                field_name, "too_long", f"{field_name} is longer than {MAX_URL_CHARS} characters."
-            )
-        )
+    """(origin, normalised path, query) for a safe https URL, or None with errors appended.
+
+    An ordered list of URL rules, each ending the parse with its issue: the text and scheme
+    (``_split_https``), the host (``host_issues``), the port, then the path (``_checked_path``).
+    """
+    split = _split_https(value, field_name)
+    if isinstance(split, Issue):
+        errors.append(split)
         return None
-    if _URL_FORBIDDEN_RE.search(value):
-        errors.append(
-            Issue(
-                field_name,
-                "forbidden_characters",
-                f"{field_name} contains a space, backslash, '@' or control character; these let URL parsers "
-                "disagree about the host, so they are never accepted (credentials in URLs are not allowed either).",
-            )
-        )
-        return None
-    if not value.isascii():
-        errors.append(
-            Issue(
-                field_name,
-                "non_ascii",
-                f"{field_name} has non-ASCII characters; percent-encode the path or use the punycode host.",
-            )
-        )
-        return None
-    try:
-        parts = urlsplit(value)
-        port = parts.port
-    except ValueError:
-        errors.append(
-            Issue(
-                field_name,
-                "unparseable",
-                f"{field_name} is not a valid URL (check the host and port).",
-            )
-        )
-        return None
-    if parts.scheme.lower() != "https":
-        errors.append(
-            Issue(
-                field_name,
-                "not_https",
-                f"{field_name} must use https://; other schemes ({parts.scheme or 'none'}) are not fetched.",
-            )
-        )
-        return None
-    if parts.username is not None or parts.password is not None:
-        errors.append(
-            Issue(
-                field_name, "credentials", f"{field_name} must not carry a user name or password."
-            )
-        )
-        return None
+    parts, port = split
     host = (parts.hostname or "").lower()
     host_errors, host_warnings = host_issues(host, production=production, field_name=field_name)
     if host_errors:
@@ -377,29 +343,73 @@ def parse_https_url(  # noqa: C901 - an ordered list of URL rules, each ending t
                 f"{field_name} has a #fragment; it is never sent and is dropped.",
             )
         )
-    if ambiguous_path(parts.path):
-        errors.append(
-            Issue(
-                field_name,
-                "ambiguous_path",
-                f"{field_name} path has a segment servers may read differently (a '..;' or '.;' path parameter, "
-                "a double-encoded or invalid %-escape, or an overlong UTF-8 dot); write the path plainly.",
-            )
-        )
-        return None
-    path = normalise_path(parts.path or "/")
-    if path is None:
-        errors.append(
-            Issue(
-                field_name,
-                "encoded_separator",
-                f"{field_name} path contains an encoded '/', '\\' or NUL (%2F, %5C, %00); write the path plainly.",
-            )
-        )
+    path = _checked_path(parts.path, field_name)
+    if isinstance(path, Issue):
+        errors.append(path)
         return None
     display_host = f"[{host}]" if ":" in host else host
     origin = f"https://{display_host}" + (f":{port}" if port not in (None, DEFAULT_PORT) else "")
     return origin, path, parts.query
+
+
+def _checked_path(raw_path: str, field_name: str) -> str | Issue:
+    """The normalised path, or the issue that makes servers read it in different ways."""
+    if ambiguous_path(raw_path):
+        return Issue(
+            field_name,
+            "ambiguous_path",
+            f"{field_name} path has a segment servers may read differently (a '..;' or '.;' path parameter, "
+            "a double-encoded or invalid %-escape, or an overlong UTF-8 dot); write the path plainly.",
+        )
+    path = normalise_path(raw_path or "/")
+    if path is None:
+        return Issue(
+            field_name,
+            "encoded_separator",
+            f"{field_name} path contains an encoded '/', '\\' or NUL (%2F, %5C, %00); write the path plainly.",
+        )
+    return path
+
+
+def _split_https(value: str, field_name: str) -> tuple[SplitResult, int | None] | Issue:
+    """The URL's parts and port, or the first issue with its text or its https scheme."""
+    if len(value) > MAX_URL_CHARS:
+        return Issue(
+            field_name, "too_long", f"{field_name} is longer than {MAX_URL_CHARS} characters."
+        )
+    if _URL_FORBIDDEN_RE.search(value):
+        return Issue(
+            field_name,
+            "forbidden_characters",
+            f"{field_name} contains a space, backslash, '@' or control character; these let URL parsers "
+            "disagree about the host, so they are never accepted (credentials in URLs are not allowed either).",
+        )
+    if not value.isascii():
+        return Issue(
+            field_name,
+            "non_ascii",
+            f"{field_name} has non-ASCII characters; percent-encode the path or use the punycode host.",
+        )
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError:
+        return Issue(
+            field_name,
+            "unparseable",
+            f"{field_name} is not a valid URL (check the host and port).",
+        )
+    if parts.scheme.lower() != "https":
+        return Issue(
+            field_name,
+            "not_https",
+            f"{field_name} must use https://; other schemes ({parts.scheme or 'none'}) are not fetched.",
+        )
+    if parts.username is not None or parts.password is not None:
+        return Issue(
+            field_name, "credentials", f"{field_name} must not carry a user name or password."
+        )
+    return parts, port
 
 
 def _is_canonical_dotted_quad(host: str) -> bool:

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 
 from core.errors import ApplicationError
+from core.sizes import human_bytes
 from registry_review import services
 
 
@@ -20,7 +21,7 @@ class RegistrySubmissionForm(forms.Form):
         ),
     )
     registry_file = forms.FileField(
-        label=f"… or upload a .json file (up to {services.limit_label()})",
+        label=f"… or upload a .json file (up to {human_bytes(services.MAX_REGISTRY_BYTES)})",
         required=False,
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )

@@ -9,6 +9,14 @@ from core.netguard import Issue
 
 
 @dataclass(frozen=True)
+class QueryAlias:
+    """A phrasing that selects one record: the term it reports and a case-insensitive pattern."""
+
+    term: str
+    pattern: str
+
+
+@dataclass(frozen=True)
 class SourceRecord:
     """A valid, normalised registry record: the only shape the fetch adapter ever sees."""
 
@@ -22,9 +30,10 @@ class SourceRecord:
     freshness_label: str
     claim_boundary: str
     query_terms: tuple[str, ...] = ()
+    query_aliases: tuple[QueryAlias, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        shown: dict[str, Any] = {
             "id": self.id,
             "title": self.title,
             "url": self.url,
@@ -36,6 +45,11 @@ class SourceRecord:
             "claim_boundary": self.claim_boundary,
             "query_terms": list(self.query_terms),
         }
+        if self.query_aliases:
+            shown["query_aliases"] = [
+                {"term": a.term, "pattern": a.pattern} for a in self.query_aliases
+            ]
+        return shown
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from django.conf import settings
 from rest_framework import status
 
 from core.errors import ApplicationError
+from core.sizes import human_bytes
 from registry_review.configured import configured_registry_report
 from registry_review.records import RegistryReport
 from registry_review.validation import MAX_REGISTRY_BYTES, validate_registry_text
@@ -30,16 +31,11 @@ class Review:
     normalised_json: str
 
 
-def limit_label(size: int = MAX_REGISTRY_BYTES) -> str:
-    """A byte count as people read it ("256 KiB")."""
-    return f"{size // 1024} KiB" if size >= 1024 else f"{size} bytes"
-
-
 def too_large(size: int, *, what: str = "The registry") -> ApplicationError:
     """The refusal for a submission over the limit, naming both sizes."""
     return ApplicationError(
         "registry_too_large",
-        f"{what} is {limit_label(size)} ({size} bytes); the limit is {limit_label()} "
+        f"{what} is {size:,} bytes; the limit is {human_bytes(MAX_REGISTRY_BYTES)} "
         f"({MAX_REGISTRY_BYTES} bytes). Split the registry or remove records.",
         status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     )

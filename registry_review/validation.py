@@ -14,13 +14,15 @@ from typing import Any
 from core import netguard
 from core.netguard import MAX_URL_CHARS, Issue, parse_https_url, path_within_prefix
 from core.text import clip
-from registry_review.records import RecordReport, RegistryReport, SourceRecord
+from registry_review.records import QueryAlias, RecordReport, RegistryReport, SourceRecord
 
 MAX_REGISTRY_BYTES = 256 * 1024
 MAX_RECORDS = 50
 MAX_DEPTH = 6
 MAX_QUERY_TERMS = 25
 MAX_QUERY_TERM_CHARS = 80
+MAX_QUERY_ALIASES = 12
+MAX_ALIAS_PATTERN_CHARS = 400
 
 TRUST_LABELS = (
     "authoritative",
@@ -42,7 +44,7 @@ REQUIRED_FIELDS = (
     "freshness_label",
     "claim_boundary",
 )
-OPTIONAL_FIELDS = ("query_terms",)
+OPTIONAL_FIELDS = ("query_terms", "query_aliases")
 FIELD_MAX_CHARS = {
     "id": 80,
     "title": 200,
@@ -239,7 +241,7 @@ def _display_raw(raw: dict[str, Any]) -> dict[str, Any]:
     return shown
 
 
-def _validate_record(  # noqa: C901 - one record, field by field; splitting hides the order
+def _validate_record(
     index: int, raw: object, *, production: bool, allowed_ports: frozenset[int]
 ) -> RecordReport:
     if not isinstance(raw, dict):
@@ -258,16 +260,69 @@ def _validate_record(  # noqa: C901 - one record, field by field; splitting hide
         value = _required_string(raw, name, errors)
         if value is not None:
             values[name] = value
-    for key in raw:
-        if key not in REQUIRED_FIELDS and key not in OPTIONAL_FIELDS:
-            warnings.append(
-                Issue(
-                    str(key),
-                    "unknown_field",
-                    f"Field {_short(str(key), 40)!r} is not part of a source record and is ignored.",
-                )
-            )
+    warnings.extend(_unknown_fields(raw))
+    _check_id_and_trust(values, errors)
+    terms = _query_terms(raw, errors, warnings)
+    aliases = _query_aliases(raw, errors)
+    origin = _origin(values.get("allowed_origin"), errors, warnings, production, allowed_ports)
+    prefix = _prefix(values.get("allowed_path_prefix"), errors)
+    url = _record_url(
+        values.get("url"),
+        origin,
+        prefix,
+        errors,
+        warnings,
+        production=production,
+        allowed_ports=allowed_ports,
+    )
 
+    valid = not errors and url is not None and origin is not None and prefix is not None
+    record = None
+    if valid:
+        record = SourceRecord(
+            id=values["id"],
+            title=" ".join(values["title"].split()),
+            url=url or "",
+            allowed_origin=origin or "",
+            allowed_path_prefix=prefix or "",
+            source_type=values["source_type"],
+            trust_label=values["trust_label"],
+            freshness_label=values["freshness_label"],
+            claim_boundary=" ".join(values["claim_boundary"].split()),
+            query_terms=terms,
+            query_aliases=aliases,
+        )
+    record_id = values.get("id")
+    shown_id = (
+        record_id
+        if record_id is not None and _ID_RE.match(record_id)
+        else (_short(record_id) if record_id else None)
+    )
+    return RecordReport(
+        index=index,
+        id=shown_id,
+        valid=valid,
+        errors=tuple(errors),
+        warnings=tuple(warnings),
+        record=record,
+        raw=_display_raw(raw),
+    )
+
+
+def _unknown_fields(raw: dict[str, Any]) -> list[Issue]:
+    return [
+        Issue(
+            str(key),
+            "unknown_field",
+            f"Field {_short(str(key), 40)!r} is not part of a source record and is ignored.",
+        )
+        for key in raw
+        if key not in REQUIRED_FIELDS and key not in OPTIONAL_FIELDS
+    ]
+
+
+def _check_id_and_trust(values: dict[str, str], errors: list[Issue]) -> None:
+    """The id's spelling; the trust label, lower-cased in ``values``, from the known list."""
     record_id = values.get("id")
     if record_id is not None and not _ID_RE.match(record_id):
         errors.append(
@@ -288,69 +343,44 @@ def _validate_record(  # noqa: C901 - one record, field by field; splitting hide
                     f"trust_label {_short(trust)!r} is not a known label; use one of: {', '.join(TRUST_LABELS)}.",
                 )
             )
-    terms = _query_terms(raw, errors, warnings)
 
-    origin = _origin(values.get("allowed_origin"), errors, warnings, production, allowed_ports)
-    prefix = _prefix(values.get("allowed_path_prefix"), errors)
-    url = None
-    if "url" in values:
-        parsed = parse_https_url(
-            values["url"],
-            "url",
-            errors,
-            production=production,
-            allowed_ports=allowed_ports,
-            warnings=warnings,
-        )
-        if parsed is not None:
-            url_origin, path, query = parsed
-            if origin is not None and url_origin != origin:
-                errors.append(
-                    Issue(
-                        "url",
-                        "origin_mismatch",
-                        f"url is on {url_origin}, outside allowed_origin {origin}; the url must be on the allowed origin.",
-                    )
-                )
-            elif prefix is not None and not path_within_prefix(path, prefix):
-                errors.append(
-                    Issue(
-                        "url",
-                        "outside_prefix",
-                        f"url path {_short(path)!r} is outside allowed_path_prefix {prefix!r} (prefixes match whole path segments).",
-                    )
-                )
-            url = url_origin + path + (f"?{query}" if query else "")
 
-    valid = not errors and url is not None and origin is not None and prefix is not None
-    record = None
-    if valid:
-        record = SourceRecord(
-            id=values["id"],
-            title=" ".join(values["title"].split()),
-            url=url or "",
-            allowed_origin=origin or "",
-            allowed_path_prefix=prefix or "",
-            source_type=values["source_type"],
-            trust_label=values["trust_label"],
-            freshness_label=values["freshness_label"],
-            claim_boundary=" ".join(values["claim_boundary"].split()),
-            query_terms=terms,
+def _record_url(
+    value: str | None,
+    origin: str | None,
+    prefix: str | None,
+    errors: list[Issue],
+    warnings: list[Issue],
+    *,
+    production: bool,
+    allowed_ports: frozenset[int],
+) -> str | None:
+    """The normalised url, or None; it must lie on ``origin`` and inside ``prefix``."""
+    if value is None:
+        return None
+    parsed = parse_https_url(
+        value, "url", errors, production=production, allowed_ports=allowed_ports, warnings=warnings
+    )
+    if parsed is None:
+        return None
+    url_origin, path, query = parsed
+    if origin is not None and url_origin != origin:
+        errors.append(
+            Issue(
+                "url",
+                "origin_mismatch",
+                f"url is on {url_origin}, outside allowed_origin {origin}; the url must be on the allowed origin.",
+            )
         )
-    shown_id = (
-        record_id
-        if record_id is not None and _ID_RE.match(record_id)
-        else (_short(record_id) if record_id else None)
-    )
-    return RecordReport(
-        index=index,
-        id=shown_id,
-        valid=valid,
-        errors=tuple(errors),
-        warnings=tuple(warnings),
-        record=record,
-        raw=_display_raw(raw),
-    )
+    elif prefix is not None and not path_within_prefix(path, prefix):
+        errors.append(
+            Issue(
+                "url",
+                "outside_prefix",
+                f"url path {_short(path)!r} is outside allowed_path_prefix {prefix!r} (prefixes match whole path segments).",
+            )
+        )
+    return url_origin + path + (f"?{query}" if query else "")
 
 
 def _required_string(raw: dict[str, Any], name: str, errors: list[Issue]) -> str | None:
@@ -442,6 +472,62 @@ def _query_terms(
     if not terms and not errors:
         warnings.append(never)
     return tuple(terms)
+
+
+def _query_aliases(raw: dict[str, Any], errors: list[Issue]) -> tuple[QueryAlias, ...]:
+    """Optional ``query_aliases``: [{"term": ..., "pattern": ...}], each pattern a regex."""
+    value = raw.get("query_aliases")
+    if value is None:
+        return ()
+    shape = "query_aliases must be a list of objects with a string term and a string pattern."
+    if not isinstance(value, list):
+        errors.append(Issue("query_aliases", "type", shape))
+        return ()
+    if len(value) > MAX_QUERY_ALIASES:
+        errors.append(
+            Issue(
+                "query_aliases",
+                "too_many",
+                f"query_aliases has {len(value)} entries; the limit is {MAX_QUERY_ALIASES}.",
+            )
+        )
+        return ()
+    aliases: list[QueryAlias] = []
+    for i, item in enumerate(value, 1):
+        problem = _alias_problem(item)
+        if problem:
+            errors.append(
+                Issue("query_aliases", problem[0], f"query_aliases entry {i} {problem[1]}")
+            )
+        else:
+            aliases.append(QueryAlias(" ".join(item["term"].split()), item["pattern"]))
+    return tuple(aliases)
+
+
+def _alias_problem(item: object) -> tuple[str, str] | None:
+    """(code, the end of a sentence) for a malformed alias, or None."""
+    if (
+        not isinstance(item, dict)
+        or set(item) != {"term", "pattern"}
+        or not isinstance(item["term"], str)
+        or not isinstance(item["pattern"], str)
+    ):
+        return "type", "must be an object with exactly a string term and a string pattern."
+    term, pattern = " ".join(item["term"].split()), item["pattern"]
+    if not term or not pattern.strip():
+        return "blank", "needs a non-empty term and pattern."
+    if len(term) > MAX_QUERY_TERM_CHARS or len(pattern) > MAX_ALIAS_PATTERN_CHARS:
+        return "too_long", (
+            f"is too long; a term may have {MAX_QUERY_TERM_CHARS} characters and a pattern "
+            f"{MAX_ALIAS_PATTERN_CHARS}."
+        )
+    if _CONTROL_RE.search(item["term"]) or _CONTROL_RE.search(pattern):
+        return "control_characters", "contains control characters."
+    try:
+        re.compile(pattern, re.I)
+    except re.error:
+        return "bad_pattern", "has a pattern that is not a valid regular expression."
+    return None
 
 
 def _origin(

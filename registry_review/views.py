@@ -14,6 +14,7 @@ from django.views.decorators.debug import sensitive_post_parameters, sensitive_v
 from django.views.decorators.http import require_http_methods
 
 from core.errors import ApplicationError
+from core.sizes import human_bytes
 from core.text import clip
 from registry_review import services
 from registry_review.file_handler import BoundedMemoryUploadHandler
@@ -78,7 +79,7 @@ def _render(
         "form": form,
         "review": review,
         "refusal": refusal,
-        "limit": services.limit_label(),
+        "limit": human_bytes(services.MAX_REGISTRY_BYTES),
         "limit_bytes": services.MAX_REGISTRY_BYTES,
     }
     if review is not None:

@@ -4,24 +4,24 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-MB = 1024 * 1024
+from core.sizes import MiB, human_bytes
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Every size limit for session sources; one MB is 1,048,576 bytes."""
+    """Every size limit for session sources; one MiB is 1,048,576 bytes."""
 
     paste_chars: int = 25_000
-    text_bytes: int = 1 * MB
-    document_bytes: int = 5 * MB
+    text_bytes: int = 1 * MiB
+    document_bytes: int = 5 * MiB
     document_pages_or_sections: int = 75
-    tabular_bytes: int = 2 * MB
+    tabular_bytes: int = 2 * MiB
     tabular_rows: int = 5_000
     tabular_columns: int = 100
     tabular_chars: int = 250_000
     session_files: int = 5
     session_pastes: int = 1
-    session_raw_bytes: int = 20 * MB
+    session_raw_bytes: int = 20 * MiB
     session_chars: int = 120_000
     # Safety bounds the design leaves to the implementation.
     cell_chars: int = 2_000
@@ -38,13 +38,6 @@ class Limits:
 
 
 LIMITS = Limits()
-
-
-def human_bytes(n: int) -> str:
-    """``5 MB`` for whole mebibytes, otherwise the exact byte count with separators."""
-    if n % MB == 0:
-        return f"{n // MB} MB"
-    return f"{n:,} bytes"
 
 
 def limit_lines(limits: Limits = LIMITS) -> list[str]:

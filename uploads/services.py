@@ -16,14 +16,15 @@ from rest_framework import status
 
 from core import tokens
 from core.errors import ApplicationError
+from core.sizes import human_bytes
+from uploads.boundary import CLASSIFICATION_LABEL
 from uploads.extraction import extension, extract_paste, extract_upload
 from uploads.extraction.common import clean_inline
 from uploads.file_types import SUPPORTED_EXTENSIONS, file_limit_bytes, size_words
-from uploads.limits import LIMITS, Limits, human_bytes
+from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, refuse
 from uploads.store import SessionSourceStore, Totals
 from uploads.types import (
-    CLASSIFICATION_LABEL,
     RETENTION,
     SOURCE_CLASS,
     ExtractedText,

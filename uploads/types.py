@@ -11,23 +11,7 @@ from uploads.file_types import label_of
 from uploads.segments import segments_of
 
 SOURCE_CLASS = "uploaded_session_source"
-CLASSIFICATION_LABEL = (
-    "user-provided session source; not approved package corpus; not durable corpus ingestion; "
-    "not enterprise source authority unless separately approved"
-)
 RETENTION = "session_only"
-AUTHORITY_NOTE = "User-provided session source. Not approved package corpus."
-USER_VISIBLE_LABEL = (
-    "User-provided session source. Not approved package corpus. Not durable corpus ingestion. "
-    "Not enterprise source authority unless separately approved."
-)
-PRIVACY_NOTICE = (
-    "Files and pasted text are used only as user-provided session sources for this assistant run. "
-    "They are not added to the approved package corpus, not published, not durable source "
-    "ingestion, and not enterprise source authority unless a separate approved source process is "
-    "completed. Do not upload secrets, credentials, regulated data, or material you are not allowed "
-    "to share with this assistant environment."
-)
 
 CONFIDENCE_HIGH = "high"
 CONFIDENCE_PARTIAL = "partial"

@@ -1,39 +1,21 @@
-"""Which registry sources a package-supported question selects: query terms, plus NIST's alias map.
+"""Which registry sources a package-supported question selects: its query terms and aliases.
 
 Called only by the current-context adapter, which the pipeline calls only after approved package
 support exists. A source is selected when the question names one of its terms; asking for current
-context is never by itself a reason to select a source.
+context is never by itself a reason to select a source. A record's ``query_aliases`` (registry
+data, validated by registry_review) add phrasings its terms do not spell out; the shipped template
+gives them to the NIST AI RMF record only.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from registry_review.records import SourceRecord
 
 MAX_SELECTED = 3
-NIST_SOURCE_ID = "nist-ai-rmf-public-framework-candidate"
-
-# Source-id-scoped aliases (seed: "Package + Current NIST routing fix V01"). They apply to the one
-# NIST record only, and only add phrasings people naturally use for it.
-NIST_ALIASES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("NIST", re.compile(r"\bnist\b", re.I)),
-    ("NIST principles", re.compile(r"\bnist(?:'s)?\s+principles?\b", re.I)),
-    ("NIST AI RMF", re.compile(r"\bnist\s+ai\s*[- ]?\s*rmf\b", re.I)),
-    ("AI RMF", re.compile(r"\bai\s*[- ]?\s*rmf\b", re.I)),
-    ("AI Risk Management Framework", re.compile(r"\bai\s+risk[- ]management\s+framework\b", re.I)),
-    (
-        "risk management framework expectations",
-        re.compile(
-            r"\b(?:risk[- ]management|(?:ai\s+)?governance)\s+frameworks?\b.{0,80}?"
-            r"\b(?:expect\w*|require\w*|recommend\w*|say|says|principles?|call\s+for|guidance)\b"
-            r"|\b(?:expect\w*|require\w*|recommend\w*|principles?)\b.{0,80}?"
-            r"\b(?:risk[- ]management|(?:ai\s+)?governance)\s+frameworks?\b",
-            re.I,
-        ),
-    ),
-)
 
 
 @dataclass(frozen=True)
@@ -44,17 +26,21 @@ class Selection:
     matched: tuple[str, ...]
 
 
+@lru_cache(maxsize=256)
+def _alias_pattern(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
 def _term_pattern(term: str) -> re.Pattern[str]:
     words = [re.escape(w) for w in term.split()]
     return re.compile(r"(?<![\w])" + r"[\s\-]+".join(words) + r"(?![\w])", re.I)
 
 
 def matched_terms(question: str, record: SourceRecord) -> tuple[str, ...]:
-    """The registry terms (and, for the NIST record, aliases) that the question names."""
+    """The record's query terms, then the terms of its aliases, that the question names."""
     flat = " ".join(question.split())
     found = [t for t in record.query_terms if _term_pattern(t).search(flat)]
-    if record.id == NIST_SOURCE_ID:
-        found += [name for name, pattern in NIST_ALIASES if pattern.search(flat)]
+    found += [a.term for a in record.query_aliases if _alias_pattern(a.pattern).search(flat)]
     return tuple(dict.fromkeys(found))
 
 

@@ -1,4 +1,8 @@
-"""System checks for the configured provider: gaps as warnings, clear-text keys under --deploy."""
+"""System checks for the configured provider and adapter.
+
+An unknown provider or adapter name is an error naming the setting; provider configuration gaps
+are warnings; clear-text keys are reported under --deploy.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +10,26 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.checks import CheckMessage, Tags, Warning, register
+from django.core.checks import CheckMessage, Error, Tags, Warning, register
 
-from assistant.providers.base import ProviderError
+from assistant.current.base import unknown_adapter_message
+from assistant.providers.base import ProviderError, unknown_provider_message
 from assistant.providers.gateway_config import load_config
 
 LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "::1"}
+
+
+@register()
+def extension_names(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """AICD_PROVIDER and AICD_CURRENT_CONTEXT_ADAPTER must name a registered implementation."""
+    errors: list[CheckMessage] = []
+    problem = unknown_provider_message(settings.AICD_PROVIDER)
+    if problem:
+        errors.append(Error(problem, id="provider.E001"))
+    problem = unknown_adapter_message(settings.AICD_CURRENT_CONTEXT_ADAPTER)
+    if problem:
+        errors.append(Error(problem, id="current.E001"))
+    return errors
 
 
 @register()

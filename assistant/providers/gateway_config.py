@@ -1,12 +1,14 @@
 """The OpenAI-compatible gateway's configuration: the AICD_PROVIDER_* settings, checked.
 
 Every gap is a ProviderError(not_configured) with a readable message that never quotes the URL
-or the key; the provider and the system check (providers/checks.py) both call ``load_config``.
+or the key; the provider (once, when it is built) and the system check (providers/checks.py)
+both call ``load_config``.
 """
 
 from __future__ import annotations
 
 import re
+import ssl
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -21,7 +23,11 @@ _UNSAFE_URL_CHARS = re.compile(r"[\s\\\x00-\x1f\x7f]")
 
 @dataclass(frozen=True)
 class GatewayConfig:
-    """The endpoint and call parameters, validated once per call from settings."""
+    """The endpoint and call parameters, validated once per process from settings.
+
+    ``verify`` is what httpx verifies the gateway's certificate with: ``True`` (its default CA
+    bundle) or an SSL context built once from ``ca_bundle``.
+    """
 
     endpoint: str
     model: str
@@ -30,6 +36,7 @@ class GatewayConfig:
     temperature: float
     max_tokens: int | None
     ca_bundle: str = ""
+    verify: ssl.SSLContext | bool = field(default=True, repr=False, compare=False)
 
 
 def chat_completions_url(base_url: str) -> str:
@@ -96,10 +103,6 @@ def load_config() -> GatewayConfig:
         raise ProviderError(NOT_CONFIGURED, "AICD_PROVIDER_TEMPERATURE must be between 0 and 2.")
     max_tokens = settings.AICD_PROVIDER_MAX_TOKENS or None
     ca_bundle = settings.AICD_PROVIDER_CA_BUNDLE or ""
-    if ca_bundle and not Path(ca_bundle).is_file():
-        raise ProviderError(
-            NOT_CONFIGURED, "AICD_PROVIDER_CA_BUNDLE does not name a readable PEM file."
-        )
     return GatewayConfig(
         endpoint=chat_completions_url(base_url),
         model=model,
@@ -108,4 +111,18 @@ def load_config() -> GatewayConfig:
         temperature=float(temperature),
         max_tokens=max_tokens,
         ca_bundle=ca_bundle,
+        verify=_tls_verify(ca_bundle),
     )
+
+
+def _tls_verify(ca_bundle: str) -> ssl.SSLContext | bool:
+    """Verification is always on: httpx's default CA bundle, or the configured private CA's PEM."""
+    if not ca_bundle:
+        return True
+    problem = "AICD_PROVIDER_CA_BUNDLE does not name a readable PEM file."
+    if not Path(ca_bundle).is_file():
+        raise ProviderError(NOT_CONFIGURED, problem)
+    try:
+        return ssl.create_default_context(cafile=ca_bundle)
+    except (OSError, ssl.SSLError):
+        raise ProviderError(NOT_CONFIGURED, problem) from None

@@ -89,12 +89,23 @@ class OpenAICompatibleProvider(BaseProvider):
     max_attempts = MAX_ATTEMPTS
     backoff_base_s = BACKOFF_BASE_S
 
+    def __init__(self) -> None:
+        # The settings are read and checked once, when the provider is built (once per process,
+        # see base.get_provider); a gap is kept and reported as the same diagnostic on every run.
+        self._config: GatewayConfig | ProviderError
+        try:
+            self._config = load_config()
+        except ProviderError as exc:
+            self._config = exc
+
     @property
     def model(self) -> str:
         return str(settings.AICD_PROVIDER_MODEL or "unconfigured")
 
     def complete(self, request: ProviderRequest) -> ProviderResponse:
-        config = load_config()
+        config = self._config
+        if isinstance(config, ProviderError):
+            raise ProviderError(config.code, config.message)
         body = request_body(config, request)
         deadline = time.monotonic() + config.timeout_s
         # The exchange runs in a worker so that the deadline holds even against a server that
@@ -147,7 +158,7 @@ class OpenAICompatibleProvider(BaseProvider):
         if config.api_key:
             headers["Authorization"] = f"Bearer {config.api_key}"
         with httpx.Client(
-            verify=_tls_context(config),
+            verify=config.verify,
             trust_env=False,
             follow_redirects=False,
             cookies=_refuse_all_cookies(),
@@ -237,13 +248,6 @@ def _read_bounded(
             raise _timeout_error(config)
         chunks.append(chunk)
     return b"".join(chunks)
-
-
-def _tls_context(config: GatewayConfig) -> ssl.SSLContext | bool:
-    """Verification is always on: httpx's default CA bundle, or the configured private CA's PEM."""
-    if config.ca_bundle:
-        return ssl.create_default_context(cafile=config.ca_bundle)
-    return True
 
 
 def _caused_by(exc: BaseException, kind: type[BaseException]) -> bool:

@@ -260,3 +260,11 @@ def test_detail_and_logs_never_carry_the_question(page, caplog):
     assert result.state in (base.FAIL_CLOSED, base.RETRIEVED)
     assert "secret codename" not in result.detail and "Zephyr" not in result.detail
     assert "Zephyr" not in caplog.text
+
+
+def test_get_adapter_is_built_once_per_setting(settings):
+    settings.AICD_CURRENT_CONTEXT_ADAPTER = "allowlisted_public_fetch"
+    first = base.get_adapter()
+    assert base.get_adapter() is first
+    settings.AICD_CURRENT_CONTEXT_ADAPTER = "disabled"
+    assert isinstance(base.get_adapter(), base.DisabledAdapter)

@@ -1,14 +1,24 @@
-"""Tests for assistant.current.selection: registry query terms and the NIST-only alias map."""
+"""Tests for assistant.current.selection: registry query terms and the NIST record's aliases."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from assistant.current.selection import NIST_SOURCE_ID, matched_terms, select_sources
-from registry_review.records import SourceRecord
+from assistant.current.selection import matched_terms, select_sources
+from registry_review.records import QueryAlias, SourceRecord
+
+TEMPLATE = Path(__file__).resolve().parents[2] / "docs" / "current_source_registry_template.json"
+NIST_SOURCE_ID = "nist-ai-rmf-public-framework-candidate"
+#: The shipped template's aliases for the NIST record, as the validator reads them.
+NIST_ALIASES = tuple(
+    QueryAlias(**alias) for alias in json.loads(TEMPLATE.read_text())["sources"][0]["query_aliases"]
+)
 
 
-def rec(source_id: str, *terms: str) -> SourceRecord:
+def rec(source_id: str, *terms: str, aliases: tuple[QueryAlias, ...] = ()) -> SourceRecord:
     return SourceRecord(
         id=source_id,
         title=source_id,
@@ -20,10 +30,11 @@ def rec(source_id: str, *terms: str) -> SourceRecord:
         freshness_label="f",
         claim_boundary="c",
         query_terms=terms,
+        query_aliases=aliases,
     )
 
 
-NIST = rec(NIST_SOURCE_ID)  # no registry terms at all: only the alias map can select it
+NIST = rec(NIST_SOURCE_ID, aliases=NIST_ALIASES)  # no registry terms: only its aliases select it
 OTHER = rec("iso-42001-overview", "ISO/IEC 42001", "AI management system")
 
 
@@ -75,9 +86,14 @@ def test_non_nist_questions_never_route_to_nist(question):
     assert select_sources(question, (NIST,)) == ()
 
 
-def test_aliases_apply_to_the_nist_source_id_only():
+def test_aliases_apply_only_to_the_record_that_carries_them():
     lookalike = rec("nist-copy-under-another-id")
     assert matched_terms("What does the NIST AI RMF say?", lookalike) == ()
+    assert matched_terms("What does the NIST AI RMF say?", NIST) == (
+        "NIST",
+        "NIST AI RMF",
+        "AI RMF",
+    )
 
 
 def test_registry_query_terms_select_any_record_on_word_boundaries():

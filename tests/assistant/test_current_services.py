@@ -21,6 +21,8 @@ from tests.assistant.source_server import running_source_server, send
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "docs" / "current_source_registry_template.json"
 NIST_ID = "nist-ai-rmf-public-framework-candidate"
+#: The shipped template's aliases for the NIST record (registry data, not code).
+NIST_ALIASES = json.loads(TEMPLATE.read_text())["sources"][0]["query_aliases"]
 NIST_QUESTION = "How does the playbook relate to the NIST AI RMF?"
 NIST_PAGE = (
     b"<html><head><title>Framework</title></head><body><nav>Menu</nav><main>"
@@ -69,6 +71,7 @@ def configured(server, settings, monkeypatch):
             "freshness_label": "Reviewed quarterly",
             "claim_boundary": "Public framework context only; approves nothing.",
             "query_terms": ["risk identification"],
+            **({"query_aliases": NIST_ALIASES} if source_id == NIST_ID else {}),
             **fields,
         }
         settings.AICD_CURRENT_CONTEXT_ADAPTER = "allowlisted_public_fetch"

@@ -88,6 +88,45 @@ def test_the_shipped_template_is_valid_in_production():
     assert report.adapter_outcome == "ready with 1 source"
 
 
+def test_the_template_carries_the_nist_aliases_as_data():
+    (rec,) = v.validate_registry_text(TEMPLATE.read_text(), production=True).valid_records
+    assert [a.term for a in rec.query_aliases] == [
+        "NIST",
+        "NIST principles",
+        "NIST AI RMF",
+        "AI RMF",
+        "AI Risk Management Framework",
+        "risk management framework expectations",
+    ]
+
+
+@pytest.mark.parametrize(
+    "aliases, code",
+    [
+        ("NIST", "type"),
+        (["NIST"], "type"),
+        ([{"term": "NIST"}], "type"),
+        ([{"term": "NIST", "pattern": "nist", "flags": "i"}], "type"),
+        ([{"term": " ", "pattern": "nist"}], "blank"),
+        ([{"term": "NIST", "pattern": "(nist"}], "bad_pattern"),
+        ([{"term": "NIST", "pattern": "n" * 401}], "too_long"),
+        ([{"term": "NIST\u0000", "pattern": "nist"}], "control_characters"),
+        ([{"term": "NIST", "pattern": "nist"}] * 13, "too_many"),
+    ],
+)
+def test_query_aliases_are_validated(aliases, code):
+    report = check(record(query_aliases=aliases))
+    assert code in codes(report) and report.valid_records == ()
+
+
+def test_valid_query_aliases_are_kept_on_the_record():
+    report = check(record(query_aliases=[{"term": "AI  RMF", "pattern": r"\bai\s*rmf\b"}]))
+    (rec,) = report.valid_records
+    assert rec.query_aliases == (records.QueryAlias("AI RMF", r"\bai\s*rmf\b"),)
+    assert report.records[0].warnings == ()
+    assert rec.to_dict()["query_aliases"] == [{"term": "AI RMF", "pattern": r"\bai\s*rmf\b"}]
+
+
 def test_valid_record_is_normalised_and_contract_shaped():
     report = check(record(url="https://DOCS.framework-guide.org:443/guide/./a/../overview#top"))
     body = report.to_dict()

@@ -181,7 +181,7 @@ def test_an_upload_over_the_limit_is_refused_with_both_sizes(owner_client) -> No
     assert response.status_code == 400
     message = _soup(response).select_one("form#registry-form .error").get_text()
     assert (
-        f"The uploaded file is 256 KiB ({MAX_REGISTRY_BYTES + 1} bytes); the limit is 256 KiB ({MAX_REGISTRY_BYTES} bytes)"
+        f"The uploaded file is {MAX_REGISTRY_BYTES + 1:,} bytes; the limit is 256 KiB ({MAX_REGISTRY_BYTES} bytes)"
         in message
     )
     assert _soup(response).select_one("#report") is None

@@ -111,4 +111,4 @@ def test_text_size_limit_is_exact() -> None:
     ).text == ("Problem statement.")
     with pytest.raises(SourceRefused) as info:
         extract_upload(at_limit + b" ", filename="n.txt", session_remaining=LIMITS.session_chars)
-    assert info.value.code == "too_large" and "1 MB (1,048,576 bytes)" in info.value.message
+    assert info.value.code == "too_large" and "1 MiB (1,048,576 bytes)" in info.value.message

@@ -121,7 +121,7 @@ def test_total_expanded_size_is_bounded(forbid_python_docx) -> None:
     data = rewrite_zip(docx_bytes(proposal), add=parts)
     forbid_python_docx()
     error = _refusal(data)
-    assert error.code == "decompression_bomb" and "40 MB" in error.message
+    assert error.code == "decompression_bomb" and "40 MiB" in error.message
 
 
 @pytest.mark.parametrize(

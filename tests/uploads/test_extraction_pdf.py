@@ -106,7 +106,7 @@ def test_decompression_bomb_is_refused_under_the_tightened_limit() -> None:
     assert PdfReader(io.BytesIO(pdf)).pages[1].extract_text() == ""
     error = _refusal(pdf)
     assert error.code == "decompression_bomb" and error.status_code == 413
-    assert "8 MB" in error.message
+    assert "8 MiB" in error.message
 
 
 def test_page_limit_is_exact() -> None:
@@ -122,7 +122,7 @@ def test_size_limit_is_exact() -> None:
     over = text_pdf_of_size(THREE_PAGES, LIMITS.document_bytes + 1)
     error = _refusal(over)
     assert error.code == "too_large" and error.status_code == 413
-    assert "5 MB (5,242,880 bytes)" in error.message
+    assert "5 MiB (5,242,880 bytes)" in error.message
 
 
 def test_session_character_budget_is_enforced_while_extracting() -> None:

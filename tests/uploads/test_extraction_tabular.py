@@ -148,7 +148,7 @@ def test_size_limit_is_exact() -> None:
     assert len(at_limit) == LIMITS.tabular_bytes
     assert set(_extract(at_limit).text.split("\n")[1:]) == {"v"}
     error = _refusal(padded(LIMITS.tabular_bytes + 1))
-    assert error.code == "too_large" and "2 MB (2,097,152 bytes)" in error.message
+    assert error.code == "too_large" and "2 MiB (2,097,152 bytes)" in error.message
 
 
 @pytest.mark.parametrize("data", [b'a,b\n"x"y,1\n', b'a,b\n"never closed,1\n'])

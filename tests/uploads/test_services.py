@@ -6,9 +6,10 @@ from dataclasses import replace
 
 import pytest
 
+from core.sizes import MiB
 from tests.uploads.builders import text_pdf
 from uploads import services
-from uploads.limits import LIMITS, MB
+from uploads.limits import LIMITS
 from uploads.rejections import SourceRefused
 from uploads.store import SESSION_KEY
 
@@ -117,7 +118,7 @@ def test_default_raw_limit_message_names_20_mb() -> None:
                 {
                     "record": {
                         "file_type": "pdf",
-                        "raw_size_bytes": 20 * MB,
+                        "raw_size_bytes": 20 * MiB,
                         "extracted_character_count": 10,
                         "session_source_id": "session-file-001",
                     },
@@ -128,7 +129,7 @@ def test_default_raw_limit_message_names_20_mb() -> None:
         }
     }
     error = _refusal(services.add_file, session=session, owner="1", data=b"x", filename="x.txt")
-    assert error.code == "session_limit" and "20 MB of raw input" in error.message
+    assert error.code == "session_limit" and "20 MiB of raw input" in error.message
 
 
 def test_a_refused_upload_leaves_the_session_untouched() -> None:

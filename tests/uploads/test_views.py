@@ -9,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.uploads.builders import docx_bytes, text_pdf
 from tests.uploads.test_review_flow import PRD_PAGES, REVIEW_QUESTION, architecture
-from uploads.types import PRIVACY_NOTICE
+from uploads.boundary import PRIVACY_NOTICE
 
 
 def _page(client) -> str:
@@ -29,10 +29,10 @@ def test_privacy_notice_and_limits_come_before_any_upload_control(logged_in_clie
     assert notice < html.index('id="upload-form"') < html.index('id="paste-form"')
     for text in (
         "Pasted text: up to 25,000 characters.",
-        ".txt and .md files: up to 1 MB.",
-        ".pdf and .docx files: up to 5 MB and 75 pages or sections.",
-        ".csv, .tsv and .json files: up to 2 MB, 5,000 rows, 100 columns and 250,000 extracted characters.",
-        "Per session: 5 files plus 1 pasted text, 20 MB in total and 120,000 extracted characters.",
+        ".txt and .md files: up to 1 MiB.",
+        ".pdf and .docx files: up to 5 MiB and 75 pages or sections.",
+        ".csv, .tsv and .json files: up to 2 MiB, 5,000 rows, 100 columns and 250,000 extracted characters.",
+        "Per session: 5 files plus 1 pasted text, 20 MiB in total and 120,000 extracted characters.",
     ):
         assert html.index(text) < html.index('id="upload-form"')
     assert 'accept=".txt,.md,.pdf,.docx,.csv,.tsv,.json"' in html

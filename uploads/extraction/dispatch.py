@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
+from core.sizes import human_bytes
 from uploads.extraction.common import CharBudget
 from uploads.extraction.docx import PackageKind, extract_docx, inspect_package
 from uploads.extraction.json_source import extract_json
@@ -18,7 +19,7 @@ from uploads.file_types import (
     file_limit_bytes,
     size_words,
 )
-from uploads.limits import LIMITS, Limits, human_bytes
+from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, refuse
 from uploads.types import ExtractedText
 

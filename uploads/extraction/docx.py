@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree  # parses only [Content_Types].xml, after the DTD check
 
 from core.deadline import Deadline
+from core.sizes import MiB, human_bytes
 from uploads.extraction.common import CharBudget, check_deadline, clean_inline
 from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, SourceRefused, refuse
@@ -27,12 +28,11 @@ if TYPE_CHECKING:
     from docx.text.paragraph import Paragraph
 
 METHOD = "local_docx_extract"
-MB = 1024 * 1024
 MAX_PARTS = 1_000
-MAX_PART_BYTES = 20 * MB
-MAX_TOTAL_BYTES = 40 * MB
+MAX_PART_BYTES = 20 * MiB
+MAX_TOTAL_BYTES = 40 * MiB
 MAX_RATIO = 100
-RATIO_CHECKED_ABOVE = 1 * MB
+RATIO_CHECKED_ABOVE = 1 * MiB
 WORD_MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
 _DECLARATIONS = (b"<!doctype", b"<!entity")
 _PARTIAL_XPATH = (
@@ -96,7 +96,7 @@ def _check_directory(infos: list[zipfile.ZipInfo]) -> None:
             raise refuse(
                 Reason.DECOMPRESSION_BOMB,
                 f"A part of the package would expand to {info.file_size:,} bytes; each part is "
-                f"limited to {MAX_PART_BYTES // MB} MB uncompressed.",
+                f"limited to {human_bytes(MAX_PART_BYTES)} uncompressed.",
             )
         ratio = info.file_size / max(info.compress_size, 1)
         if info.file_size > RATIO_CHECKED_ABOVE and ratio > MAX_RATIO:
@@ -108,7 +108,7 @@ def _check_directory(infos: list[zipfile.ZipInfo]) -> None:
     if total > MAX_TOTAL_BYTES:
         raise refuse(
             Reason.DECOMPRESSION_BOMB,
-            f"The package would expand to {total:,} bytes; at most {MAX_TOTAL_BYTES // MB} MB "
+            f"The package would expand to {total:,} bytes; at most {human_bytes(MAX_TOTAL_BYTES)} "
             "uncompressed are accepted.",
         )
 
@@ -132,7 +132,7 @@ def _read_part(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     if len(body) > MAX_PART_BYTES:
         raise refuse(
             Reason.DECOMPRESSION_BOMB,
-            f"A part of the package expands beyond {MAX_PART_BYTES // MB} MB.",
+            f"A part of the package expands beyond {human_bytes(MAX_PART_BYTES)}.",
         )
     return body
 

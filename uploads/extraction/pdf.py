@@ -13,13 +13,14 @@ from contextlib import contextmanager
 from typing import Any
 
 from core.deadline import Deadline
+from core.sizes import MiB, human_bytes
 from uploads.extraction.common import CharBudget, check_deadline, quality_problem, strip_invisible
 from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, SourceRefused, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 
 METHOD = "local_pdf_text_extract"
-STREAM_OUTPUT_BYTES = 8 * 1024 * 1024
+STREAM_OUTPUT_BYTES = 8 * MiB
 SAFETY_LIMITS: dict[str, Any] = {
     "maximum_declared_stream_length": 16 * 1024 * 1024,
     "array_based_stream_maximum_output_length": STREAM_OUTPUT_BYTES,
@@ -61,7 +62,7 @@ def extract_pdf(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) -> 
         raise refuse(
             Reason.DECOMPRESSION_BOMB,
             "The PDF's internal streams exceed the extraction safety limit (a stream may not "
-            f"decompress beyond {STREAM_OUTPUT_BYTES // (1024 * 1024)} MB), so it is treated as a "
+            f"decompress beyond {human_bytes(STREAM_OUTPUT_BYTES)}), so it is treated as a "
             "decompression bomb.",
         ) from None
     except FileNotDecryptedError:

@@ -69,8 +69,12 @@ _TEXT_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
 _SHEBANG = re.compile(rb"^(?:\xef\xbb\xbf)?#!\s*/")
 
 
-def sniff(data: bytes) -> tuple[Kind, str]:  # noqa: C901 - a table of magic numbers read in order
-    """The kind of ``data`` and a short description of it for refusal messages."""
+def sniff(data: bytes) -> tuple[Kind, str]:
+    """The kind of ``data`` and a short description of it for refusal messages.
+
+    The rules are read in order: the kinds this app extracts or must refuse by name first, then
+    the magic-number tables (``_magic``), then text or binary.
+    """
     if not data:
         return Kind.EMPTY, "an empty file"
     head = data[:1024]
@@ -86,6 +90,16 @@ def sniff(data: bytes) -> tuple[Kind, str]:  # noqa: C901 - a table of magic num
         return (Kind.TEXT, "text") if _bom_text_is_clean(data) else (Kind.BINARY, "a binary file")
     if data.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
         return Kind.OLE, "a legacy Office or encrypted Office container"
+    found = _magic(data)
+    if found:
+        return found
+    if looks_like_text(data):
+        return Kind.TEXT, "text"
+    return Kind.BINARY, "a binary file"
+
+
+def _magic(data: bytes) -> tuple[Kind, str] | None:
+    """A binary format known by its magic number (the tables, tar, RIFF, ISO-BMFF, MP3), or None."""
     for table, kind in (
         (_EXECUTABLE, Kind.EXECUTABLE),
         (_ARCHIVE, Kind.ARCHIVE),
@@ -108,9 +122,7 @@ def sniff(data: bytes) -> tuple[Kind, str]:  # noqa: C901 - a table of magic num
         return Kind.MEDIA, "an MP4/QuickTime audio or video file"
     if _is_mp3_frame(data):
         return Kind.MEDIA, "an MP3 audio file"
-    if looks_like_text(data):
-        return Kind.TEXT, "text"
-    return Kind.BINARY, "a binary file"
+    return None
 
 
 def _bom_text_is_clean(data: bytes) -> bool:

@@ -19,13 +19,13 @@ from uploads.extraction.common import (
     quality_problem,
 )
 from uploads.limits import LIMITS, Limits
-from uploads.rejections import Reason, refuse
+from uploads.rejections import Reason, SourceRefused, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 
 METHOD = "local_csv_parse"
 
 
-def extract_table(  # noqa: C901 - one streaming pass over rows with its limits inline
+def extract_table(
     data: bytes, *, file_type: str, budget: CharBudget, limits: Limits = LIMITS
 ) -> ExtractedText:
     """Rows of a ``.csv`` (comma) or ``.tsv`` (tab) file; line 0 of the text is the header."""
@@ -48,18 +48,8 @@ def extract_table(  # noqa: C901 - one streaming pass over rows with its limits 
         for number, record in enumerate(reader):
             if number % 500 == 0:
                 check_deadline(deadline, "table")
-            if len(record) > limits.tabular_columns:
-                raise refuse(
-                    Reason.TOO_LARGE,
-                    f"Row {number + 1} has {len(record):,} columns; CSV, TSV and JSON files are "
-                    f"limited to {limits.tabular_columns} columns.",
-                )
-            cells = []
-            for raw in record:
-                cell = clean_inline(raw)
-                if len(cell) > limits.cell_chars:
-                    cell, truncated = clip(cell, limits.cell_chars), True
-                cells.append(cell)
+            cells, clipped = _row_cells(record, number, limits)
+            truncated = truncated or clipped
             if number == 0:
                 cells = _header_names(cells)
                 width = len(cells)
@@ -76,14 +66,7 @@ def extract_table(  # noqa: C901 - one streaming pass over rows with its limits 
             budget.take(len(line) + (1 if lines else 0))
             lines.append(line)
     except csv.Error as exc:
-        if "field larger than field limit" in str(exc):
-            raise refuse(
-                Reason.TOO_LARGE,
-                f"A cell is longer than {csv.field_size_limit():,} characters, the parser's limit.",
-            ) from None
-        raise refuse(
-            Reason.MALFORMED, f"The {file_type.upper()} file is malformed: {exc}."
-        ) from None
+        raise _parse_refusal(exc, file_type) from None
     if rows == 0:
         raise refuse(Reason.EMPTY, "The table has a header but no data rows.")
     return ExtractedText(
@@ -94,6 +77,34 @@ def extract_table(  # noqa: C901 - one streaming pass over rows with its limits 
         confidence=CONFIDENCE_PARTIAL if (ragged or decoded.replaced) else CONFIDENCE_HIGH,
         truncated=truncated,
     )
+
+
+def _row_cells(record: list[str], number: int, limits: Limits) -> tuple[list[str], bool]:
+    """The row's cells, cleaned and each clipped to the cell limit; whether any was clipped."""
+    if len(record) > limits.tabular_columns:
+        raise refuse(
+            Reason.TOO_LARGE,
+            f"Row {number + 1} has {len(record):,} columns; CSV, TSV and JSON files are "
+            f"limited to {limits.tabular_columns} columns.",
+        )
+    cells = []
+    clipped = False
+    for raw in record:
+        cell = clean_inline(raw)
+        if len(cell) > limits.cell_chars:
+            cell, clipped = clip(cell, limits.cell_chars), True
+        cells.append(cell)
+    return cells, clipped
+
+
+def _parse_refusal(exc: csv.Error, file_type: str) -> SourceRefused:
+    """The refusal for a parser error: a cell over the parser's limit, or a malformed file."""
+    if "field larger than field limit" in str(exc):
+        return refuse(
+            Reason.TOO_LARGE,
+            f"A cell is longer than {csv.field_size_limit():,} characters, the parser's limit.",
+        )
+    return refuse(Reason.MALFORMED, f"The {file_type.upper()} file is malformed: {exc}.")
 
 
 def _header_names(cells: list[str]) -> list[str]:

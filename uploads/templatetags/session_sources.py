@@ -8,10 +8,10 @@ from typing import Any
 from django import template
 from django.http import HttpRequest
 
-from uploads import services
-from uploads import types as source_types
+from core.sizes import human_bytes
+from uploads import boundary, services
 from uploads.file_types import ACCEPT_ATTRIBUTE
-from uploads.limits import LIMITS, human_bytes, limit_lines
+from uploads.limits import LIMITS, limit_lines
 from uploads.owner import owner_of
 
 register = template.Library()
@@ -34,8 +34,10 @@ def panel_context(request: HttpRequest, selected: Iterable[str] | None = None) -
             f"of {human_bytes(LIMITS.session_raw_bytes)}, {view.totals.chars:,} of "
             f"{LIMITS.session_chars:,} extracted characters"
         ),
-        "privacy_notice": source_types.PRIVACY_NOTICE,
-        "source_label": source_types.USER_VISIBLE_LABEL,
+        "privacy_notice": boundary.PRIVACY_NOTICE,
+        "source_label": boundary.USER_VISIBLE_LABEL,
+        "source_badge": boundary.SOURCE_BADGE,
+        "not_package_badge": boundary.NOT_PACKAGE_BADGE,
         "accept_types": ACCEPT_ATTRIBUTE,
         "max_upload_bytes": LIMITS.largest_file_bytes,
     }

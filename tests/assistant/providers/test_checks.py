@@ -56,3 +56,15 @@ def test_plain_http_key_to_another_host_warns_in_production_only() -> None:
     assert "provider.W002" not in _ids(
         PRODUCTION=True, AICD_PROVIDER_BASE_URL="http://gw.internal:4000", AICD_PROVIDER_API_KEY=""
     )
+
+
+def test_an_unknown_provider_or_adapter_is_an_error_naming_the_setting() -> None:
+    with override_settings(AICD_PROVIDER="gpt", AICD_CURRENT_CONTEXT_ADAPTER="web"):
+        messages = {m.id: m.msg for m in run_checks() if m.id}
+    assert messages["provider.E001"] == (
+        "AICD_PROVIDER must be one of: deterministic, openai_compatible; got 'gpt'."
+    )
+    assert messages["current.E001"] == (
+        "AICD_CURRENT_CONTEXT_ADAPTER must be one of: disabled, allowlisted_public_fetch; "
+        "got 'web'."
+    )

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.test import override_settings
 
 from assistant.providers import gateway_config
@@ -195,3 +196,25 @@ def test_an_unexpected_error_is_reported_by_type_only(monkeypatch, caplog) -> No
     assert caught.value.code == "provider_failed"
     assert "sk-leaky" not in caught.value.message and "sk-leaky" not in caplog.text
     assert "RuntimeError" in caplog.text
+
+
+@override_settings(
+    AICD_PROVIDER="openai_compatible",
+    AICD_PROVIDER_BASE_URL="http://127.0.0.1:9/v1",
+    AICD_PROVIDER_MODEL="m",
+)
+def test_the_provider_is_built_once_and_rebuilt_when_a_setting_changes(monkeypatch) -> None:
+    calls = []
+    real = gateway_config.load_config
+    monkeypatch.setattr(oc, "load_config", lambda: calls.append(1) or real())
+    with override_settings(AICD_PROVIDER_MODEL="first"):
+        first = get_provider()
+        assert get_provider() is first and len(calls) == 1
+    with override_settings(AICD_PROVIDER_MODEL="second"):
+        assert get_provider() is not first and len(calls) == 2
+
+
+@override_settings(AICD_PROVIDER="nope")
+def test_an_unknown_provider_names_the_setting() -> None:
+    with pytest.raises(ImproperlyConfigured, match="AICD_PROVIDER must be one of"):
+        get_provider()
