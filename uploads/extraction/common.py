@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from core.deadline import Deadline
 from uploads.extraction.sniff import utf16_byte_order
-from uploads.rejections import Reason, refuse
+from uploads.rejections import Reason, SourceRefused, refuse
 
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _INVISIBLE = re.compile(
@@ -72,22 +72,59 @@ def quality_problem(text: str) -> str | None:
 
 
 class CharBudget:
-    """Extracted characters allowed for one file; exceeding it raises the refusal it was given."""
+    """Extracted characters for one file: a per-file limit that refuses, a session budget that truncates.
 
-    def __init__(self, limit: int, reason: Reason, message: str):
+    ``take(n)`` counts ``n`` more characters of the file. Past ``limit`` (the file type's own
+    character limit) the file is refused with the refusal the budget was given. Past ``keep``
+    (what the session has left; None for no session) nothing more is kept: ``take`` returns False
+    from then on, and the extractor keeps the whole units (pages, rows, sections) it already has.
+    """
+
+    def __init__(
+        self,
+        limit: int,
+        reason: Reason,
+        message: str,
+        *,
+        keep: int | None = None,
+        full_message: str = "",
+    ):
         self.limit = limit
         self.reason = reason
         self.message = message
+        self.keep = keep
+        self.full_message = full_message
         self.used = 0
+        self.kept = 0
+        self.full = False
 
-    def take(self, n: int) -> None:
+    def take(self, n: int) -> bool:
+        """Count ``n`` characters; True if they are kept, False once the session budget is full."""
         self.used += n
         if self.used > self.limit:
             raise refuse(self.reason, self.message)
+        if self.full:
+            return False
+        if self.keep is not None and self.kept + n > self.keep:
+            self.full = True
+            return False
+        self.kept += n
+        return True
 
-    def check(self, total: int) -> None:
-        if total > self.limit:
-            raise refuse(self.reason, self.message)
+    def release(self, n: int) -> None:
+        """Give back ``n`` kept characters (an extractor dropping a unit it had kept in part)."""
+        self.kept -= n
+
+    def nothing_fits(self) -> SourceRefused:
+        """The refusal for a file of which not even the first page, row, section or line fits."""
+        return SourceRefused(Reason.SESSION_LIMIT, self.full_message)
+
+
+def kept_range(unit: str, kept: int, total: int, *, first: int = 1) -> str:
+    """What a truncated source kept, in its own units: ``pages 1-54 of 74``."""
+    last = first + kept - 1
+    span = f"{first:,}" if kept == 1 else f"{first:,}-{last:,}"
+    return f"{unit} {span} of {first + total - 1:,}"
 
 
 def check_deadline(deadline: Deadline, what: str) -> None:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree  # parses only [Content_Types].xml, after the DTD check
 
 from core.deadline import Deadline
-from uploads.extraction.common import CharBudget, check_deadline, clean_inline
+from uploads.extraction.common import CharBudget, check_deadline, clean_inline, kept_range
 from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, SourceRefused, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
@@ -201,7 +201,7 @@ def extract_docx(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
         ) from None
 
 
-def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:
+def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:  # noqa: C901 - one pass in body order
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
@@ -210,42 +210,67 @@ def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:
     headings: list[int] = []
     partial = False
     opening = False
+    fit = 0  # how many leading lines fit in what the session has left
+
+    def add(line: str) -> None:
+        nonlocal fit
+        if budget.take(len(line) + (1 if lines else 0)):
+            fit += 1
+        lines.append(line)
+
     for block in document.iter_inner_content():
         check_deadline(deadline, "Word document")
         if isinstance(block, Paragraph):
             text = clean_inline(block.text)
-            if not text:
-                continue
-            if _is_heading(block):
-                headings.append(len(lines))
-                _check_sections(len(headings) + int(opening), limits)
-                line = text
-            else:
-                opening = opening or not headings
-                line = ("- " + text) if _is_list_item(block) else text
-            budget.take(len(line) + (1 if lines else 0))
-            lines.append(line)
+            if text:
+                if _is_heading(block):
+                    headings.append(len(lines))
+                    _check_sections(len(headings) + int(opening), limits)
+                    line = text
+                else:
+                    opening = opening or not headings
+                    line = ("- " + text) if _is_list_item(block) else text
+                add(line)
         elif isinstance(block, Table):
             rows, nested = _table_rows(block)
             partial = partial or nested
             for row in rows:
                 opening = opening or not headings
-                budget.take(len(row) + (1 if lines else 0))
-                lines.append(row)
+                add(row)
     _check_sections(len(headings) + int(opening), limits)
     if not lines:
         raise refuse(Reason.EMPTY, "The Word document contains no text to extract.")
     body = document.element.body
     if body.xpath(_PARTIAL_XPATH):
         partial = True
+    kept, kept_text = len(lines), ""
+    if fit < len(lines):
+        kept, kept_text = _cut(fit, len(lines), headings, opening)
+    if kept == 0:
+        raise budget.nothing_fits()
     return ExtractedText(
         file_type="docx",
         method=METHOD,
-        text="\n".join(lines),
+        text="\n".join(lines[:kept]),
         anchors_available=("section", "paragraph"),
         confidence=CONFIDENCE_PARTIAL if partial else CONFIDENCE_HIGH,
-        meta={"headings": headings},
+        kept=kept_text,
+        meta={"headings": [h for h in headings if h < kept]},
     )
+
+
+def _cut(fit: int, total: int, headings: list[int], opening: bool) -> tuple[int, str]:
+    """Where a document over the session's budget is cut: the last whole section that fits.
+
+    Returns how many lines are kept and what the record says was kept. When not even the first
+    section fits whole, its leading paragraphs (whole blocks) that fit are kept.
+    """
+    starts = ([0] if opening else []) + headings
+    whole = [start for start in starts if 0 < start <= fit]
+    if whole:
+        kept = whole[-1]
+        return kept, kept_range("sections", sum(1 for s in starts if s < kept), len(starts))
+    return fit, f"the first {fit:,} of {total:,} paragraphs, list items and table rows"
 
 
 def _check_sections(count: int, limits: Limits) -> None:

@@ -13,7 +13,13 @@ from contextlib import contextmanager
 from typing import Any
 
 from core.deadline import Deadline
-from uploads.extraction.common import CharBudget, check_deadline, quality_problem, strip_invisible
+from uploads.extraction.common import (
+    CharBudget,
+    check_deadline,
+    kept_range,
+    quality_problem,
+    strip_invisible,
+)
 from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, SourceRefused, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
@@ -98,14 +104,18 @@ def _extract(
             f"{limits.document_pages_or_sections} pages.",
         )
     pages: list[str] = []
+    image_only = 0
     for page in reader.pages:
         check_deadline(deadline, "PDF")
-        raw = page.extract_text() or ""
-        text = _normalise(raw)
-        budget.take(len(text) + (1 if pages else 0))
+        text = _normalise(page.extract_text() or "")
+        if not budget.take(len(text) + (1 if pages else 0)):
+            break
         pages.append(text)
-    empty = sum(1 for p in pages if not p.strip())
-    if empty == len(pages):
+        if not text.strip():
+            image_only += 1
+    if not pages:
+        raise budget.nothing_fits()
+    if image_only == len(pages):
         raise refuse(
             Reason.IMAGE_ONLY,
             "The PDF has no extractable text (it looks scanned or image-only). OCR is not "
@@ -123,7 +133,8 @@ def _extract(
         method=METHOD,
         text=body,
         anchors_available=("page",),
-        confidence=CONFIDENCE_PARTIAL if empty else CONFIDENCE_HIGH,
+        confidence=CONFIDENCE_PARTIAL if image_only else CONFIDENCE_HIGH,
+        kept=kept_range("pages", len(pages), count) if len(pages) < count else "",
     )
 
 

@@ -42,7 +42,7 @@ def extract_table(  # noqa: C901 - one streaming pass over rows with its limits 
     deadline = Deadline(limits.extraction_seconds)
     lines: list[str] = []
     width: int | None = None
-    rows = 0
+    rows = kept_rows = 0
     ragged = truncated = False
     try:
         for number, record in enumerate(reader):
@@ -73,8 +73,11 @@ def extract_table(  # noqa: C901 - one streaming pass over rows with its limits 
                     )
                 ragged = ragged or len(cells) != width
             line = "\t".join(cells) if any(cells) else ""
-            budget.take(len(line) + (1 if lines else 0))
-            lines.append(line)
+            # Past what the session has left, rows are still read (the row, column and character
+            # limits of the file apply to all of it) but no longer kept.
+            if budget.take(len(line) + (1 if lines else 0)):
+                lines.append(line)
+                kept_rows = rows
     except csv.Error as exc:
         if "field larger than field limit" in str(exc):
             raise refuse(
@@ -86,6 +89,10 @@ def extract_table(  # noqa: C901 - one streaming pass over rows with its limits 
         ) from None
     if rows == 0:
         raise refuse(Reason.EMPTY, "The table has a header but no data rows.")
+    if kept_rows == 0:
+        raise budget.nothing_fits()
+    while lines and not lines[-1]:
+        lines.pop()
     return ExtractedText(
         file_type=file_type,
         method=METHOD,
@@ -93,6 +100,7 @@ def extract_table(  # noqa: C901 - one streaming pass over rows with its limits 
         anchors_available=("row_number", "column_name"),
         confidence=CONFIDENCE_PARTIAL if (ragged or decoded.replaced) else CONFIDENCE_HIGH,
         truncated=truncated,
+        kept=f"the header and {kept_rows:,} of {rows:,} data rows" if kept_rows < rows else "",
     )
 
 
