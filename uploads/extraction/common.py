@@ -56,17 +56,83 @@ def clean_inline(value: str) -> str:
     return " ".join(_INVISIBLE.sub("", value).split())
 
 
+# Text a font could not map to Unicode comes out as glyph names or codes: /g18, /gid00042,
+# (cid:12), /uni0041 or /.notdef. They are letters and digits to ``isalnum`` but nothing a reader
+# can read, so they count as unreadable, like U+FFFD, private-use characters and symbol soup.
+_GLYPH_CODES = re.compile(
+    r"/(?:g|gid|G|cid)\d+\b|\(cid:\d+\)|/uni[0-9A-Fa-f]{4,6}\b|/\.notdef|\bcid:\d+\b"
+)
+_TOKEN = re.compile(r"\S+")
+#: A page or file is unreadable when more than this share of its visible characters are.
+UNREADABLE_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class Readability:
+    """How much of a text is readable: visible characters and those that are not readable."""
+
+    visible: int
+    unreadable: int
+    replaced: int
+    private: int
+
+    @property
+    def unreadable_share(self) -> float:
+        return self.unreadable / self.visible if self.visible else 0.0
+
+    @property
+    def mostly_unreadable(self) -> bool:
+        return self.unreadable_share > UNREADABLE_SHARE
+
+
+def readability(text: str) -> Readability:
+    """Count the characters of ``text`` a reader could not read.
+
+    Unreadable: unmapped-glyph codes (``/g18``, ``/gid00042``, ``(cid:12)``), replacement and
+    private-use characters, and symbol soup (a word of three or more characters of which fewer
+    than a third are letters or digits).
+    """
+    visible = unreadable = replaced = private = 0
+    # Each glyph code becomes as many NULs (which extracted text never holds) as it has characters.
+    marked = _GLYPH_CODES.sub(lambda m: "\0" * len(m.group()), text)
+    for match in _TOKEN.finditer(marked):
+        token = match.group()
+        glyphs = token.count("\0")
+        bad = token.count("\ufffd")
+        odd = sum(1 for c in token if unicodedata.category(c) in ("Co", "Cn", "Cs"))
+        visible += len(token)
+        replaced += bad
+        private += odd
+        rest = len(token) - glyphs - bad - odd
+        wordlike = sum(1 for c in token if c.isalnum())
+        if rest >= 3 and wordlike * 3 < rest:
+            unreadable += len(token)  # symbol soup: the whole word is noise
+        else:
+            unreadable += glyphs + bad + odd
+    return Readability(visible=visible, unreadable=unreadable, replaced=replaced, private=private)
+
+
 def quality_problem(text: str) -> str | None:
-    """Why ``text`` is too garbled to cite, or None: mostly replacement, private-use or symbol noise."""
-    visible = [c for c in text if not c.isspace()]
-    if not visible:
+    """Why ``text`` is too garbled to cite, or None.
+
+    Refused: more than half unreadable (see ``readability``), or more than a tenth replacement or
+    private-use characters, or fewer than two in five letters or digits once glyph codes are left
+    out.
+    """
+    measure = readability(text)
+    if not measure.visible:
         return None
-    replaced = sum(1 for c in visible if c == "\ufffd")
-    if replaced / len(visible) > 0.10:
-        return f"{replaced:,} of {len(visible):,} characters could not be decoded"
+    if measure.replaced / measure.visible > 0.10:
+        return f"{measure.replaced:,} of {measure.visible:,} characters could not be decoded"
+    if measure.mostly_unreadable:
+        return (
+            f"{measure.unreadable_share:.0%} of the characters are unmapped glyph codes, "
+            "replacement characters or symbols, not readable text"
+        )
+    readable = _GLYPH_CODES.sub("", text)
+    visible = [c for c in readable if not c.isspace()]
     wordlike = sum(1 for c in visible if c.isalnum())
-    private = sum(1 for c in visible if unicodedata.category(c) in ("Co", "Cn", "Cs"))
-    if private / len(visible) > 0.10 or wordlike / len(visible) < 0.40:
+    if measure.private / measure.visible > 0.10 or wordlike < 0.40 * len(visible):
         return "the extracted characters are mostly symbols or unmapped glyphs, not readable text"
     return None
 

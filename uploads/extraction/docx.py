@@ -35,6 +35,8 @@ MAX_RATIO = 100
 RATIO_CHECKED_ABOVE = 1 * MB
 WORD_MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
 _DECLARATIONS = (b"<!doctype", b"<!entity")
+# Strict Open XML names its main document with ISO namespaces, which python-docx does not read.
+_STRICT_MAIN = b"http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument"
 _PARTIAL_XPATH = (
     ".//w:ins | .//w:del | .//w:moveFrom | .//w:moveTo | .//w:sdt | .//w:txbxContent"
     " | .//w:drawing | .//w:pict | .//w:object | .//w:fldSimple | .//w:altChunk"
@@ -45,6 +47,7 @@ _CT_NS = "{http://schemas.openxmlformats.org/package/2006/content-types}"
 
 class PackageKind:
     DOCX = "docx"
+    STRICT_DOCX = "strict_docx"
     OTHER_OOXML = "other_ooxml"
     ARCHIVE = "archive"
 
@@ -70,12 +73,15 @@ def inspect_package(data: bytes) -> str:
         _check_directory(infos)
         content_types = _read_part(zf, zf.getinfo("[Content_Types].xml"))
         _check_macros(names, content_types)
+        strict = False
         for info in infos:
             if info.filename.lower().endswith((".xml", ".rels")):
-                _check_declarations(info.filename, _read_part(zf, info))
+                part = _read_part(zf, info)
+                _check_declarations(info.filename, part)
+                strict = strict or (info.filename == "_rels/.rels" and _STRICT_MAIN in part)
         overrides = _content_types(content_types)
     if WORD_MAIN in overrides.values():
-        return PackageKind.DOCX
+        return PackageKind.STRICT_DOCX if strict else PackageKind.DOCX
     return PackageKind.OTHER_OOXML
 
 
@@ -176,6 +182,12 @@ def _content_types(body: bytes) -> dict[str, str]:
 def extract_docx(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) -> ExtractedText:
     """A checked DOCX to one line per block; ``meta["headings"]`` marks the heading lines."""
     kind = inspect_package(data)
+    if kind == PackageKind.STRICT_DOCX:
+        raise refuse(
+            Reason.STRICT_OPEN_XML,
+            "The document is saved as Strict Open XML, which cannot be read here. In Word, choose "
+            'File > Save As and the type "Word Document (.docx)", then upload that copy.',
+        )
     if kind != PackageKind.DOCX:
         raise refuse(
             Reason.UNSUPPORTED_TYPE,
