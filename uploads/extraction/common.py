@@ -62,19 +62,33 @@ def clean_inline(value: str) -> str:
 _GLYPH_CODES = re.compile(
     r"/(?:g|gid|G|cid)\d+\b|\(cid:\d+\)|/uni[0-9A-Fa-f]{4,6}\b|/\.notdef|\bcid:\d+\b"
 )
-_TOKEN = re.compile(r"\S+")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# A word of three or more symbols and no letter or digit ("#$%&", "}{][").
+_SOUP = re.compile(r"(?<!\S)[^\w\s\ufffd\ue000-\uf8ff]{3,}(?!\S)")
+_NOT_ALNUM = re.compile(r"[\W_]+")
 #: A page or file is unreadable when more than this share of its visible characters are.
 UNREADABLE_SHARE = 0.5
 
 
 @dataclass(frozen=True)
 class Readability:
-    """How much of a text is readable: visible characters and those that are not readable."""
+    """How much of a text a reader could read; measures of pages add up to the document's."""
 
-    visible: int
-    unreadable: int
-    replaced: int
-    private: int
+    visible: int = 0
+    unreadable: int = 0
+    replaced: int = 0
+    private: int = 0
+    #: Letters and digits outside glyph codes.
+    wordlike: int = 0
+
+    def __add__(self, other: Readability) -> Readability:
+        return Readability(
+            self.visible + other.visible,
+            self.unreadable + other.unreadable,
+            self.replaced + other.replaced,
+            self.private + other.private,
+            self.wordlike + other.wordlike,
+        )
 
     @property
     def unreadable_share(self) -> float:
@@ -84,57 +98,56 @@ class Readability:
     def mostly_unreadable(self) -> bool:
         return self.unreadable_share > UNREADABLE_SHARE
 
+    def problem(self) -> str | None:
+        """Why the text is too garbled to cite, or None.
+
+        Refused: more than half unreadable, or more than a tenth replacement or private-use
+        characters, or fewer than two in five letters or digits once glyph codes are left out.
+        """
+        if not self.visible:
+            return None
+        if self.replaced / self.visible > 0.10:
+            return f"{self.replaced:,} of {self.visible:,} characters could not be decoded"
+        if self.mostly_unreadable:
+            return (
+                f"{self.unreadable_share:.0%} of the characters are unmapped glyph codes, "
+                "replacement characters or symbols, not readable text"
+            )
+        if self.private / self.visible > 0.10 or self.wordlike < 0.40 * self.visible:
+            return (
+                "the extracted characters are mostly symbols or unmapped glyphs, not readable text"
+            )
+        return None
+
 
 def readability(text: str) -> Readability:
-    """Count the characters of ``text`` a reader could not read.
+    """Count the characters of ``text`` a reader could not read, in a few passes of C-level regexes.
 
-    Unreadable: unmapped-glyph codes (``/g18``, ``/gid00042``, ``(cid:12)``), replacement and
-    private-use characters, and symbol soup (a word of three or more characters of which fewer
-    than a third are letters or digits).
+    Unreadable: unmapped-glyph codes (``/g18``, ``/gid00042``, ``(cid:12)``), replacement,
+    private-use, surrogate and unassigned characters, and symbol soup (words of three or more
+    symbols without a letter or digit).
     """
-    visible = unreadable = replaced = private = 0
-    # Each glyph code becomes as many NULs (which extracted text never holds) as it has characters.
-    marked = _GLYPH_CODES.sub(lambda m: "\0" * len(m.group()), text)
-    for match in _TOKEN.finditer(marked):
-        token = match.group()
-        glyphs = token.count("\0")
-        bad = token.count("\ufffd")
-        odd = sum(1 for c in token if unicodedata.category(c) in ("Co", "Cn", "Cs"))
-        visible += len(token)
-        replaced += bad
-        private += odd
-        rest = len(token) - glyphs - bad - odd
-        wordlike = sum(1 for c in token if c.isalnum())
-        if rest >= 3 and wordlike * 3 < rest:
-            unreadable += len(token)  # symbol soup: the whole word is noise
-        else:
-            unreadable += glyphs + bad + odd
-    return Readability(visible=visible, unreadable=unreadable, replaced=replaced, private=private)
+    visible = sum(map(len, text.split()))
+    glyphs = sum(len(m.group()) for m in _GLYPH_CODES.finditer(text))
+    rest = _GLYPH_CODES.sub(" ", text) if glyphs else text
+    replaced = rest.count("\ufffd")
+    private = sum(
+        1 for c in _NON_ASCII.findall(rest) if unicodedata.category(c) in ("Co", "Cn", "Cs")
+    )
+    soup = sum(map(len, _SOUP.findall(rest)))
+    wordlike = len(_NOT_ALNUM.sub("", rest))
+    return Readability(
+        visible=visible,
+        unreadable=glyphs + replaced + private + soup,
+        replaced=replaced,
+        private=private,
+        wordlike=wordlike,
+    )
 
 
 def quality_problem(text: str) -> str | None:
-    """Why ``text`` is too garbled to cite, or None.
-
-    Refused: more than half unreadable (see ``readability``), or more than a tenth replacement or
-    private-use characters, or fewer than two in five letters or digits once glyph codes are left
-    out.
-    """
-    measure = readability(text)
-    if not measure.visible:
-        return None
-    if measure.replaced / measure.visible > 0.10:
-        return f"{measure.replaced:,} of {measure.visible:,} characters could not be decoded"
-    if measure.mostly_unreadable:
-        return (
-            f"{measure.unreadable_share:.0%} of the characters are unmapped glyph codes, "
-            "replacement characters or symbols, not readable text"
-        )
-    readable = _GLYPH_CODES.sub("", text)
-    visible = [c for c in readable if not c.isspace()]
-    wordlike = sum(1 for c in visible if c.isalnum())
-    if measure.private / measure.visible > 0.10 or wordlike < 0.40 * len(visible):
-        return "the extracted characters are mostly symbols or unmapped glyphs, not readable text"
-    return None
+    """Why ``text`` is too garbled to cite, or None (see ``Readability.problem``)."""
+    return readability(text).problem()
 
 
 class CharBudget:

@@ -1,5 +1,8 @@
 """PDF extraction with pypdf: text pages in order, page anchors, tightened decompression limits.
 
+Each page's text is re-flowed into paragraphs, one per line (uploads.extraction.reflow), so a
+sentence is never split at a line break of the page.
+
 Refused: encrypted PDFs (decided on ``is_encrypted``, so owner-password-only files too), PDFs with
 no extractable text (scanned or image-only: a page with an image and a token of text counts as an
 image), text that is mostly unreadable (unmapped glyph codes, see ``common.readability``),
@@ -20,12 +23,13 @@ from typing import Any
 from core.deadline import Deadline
 from uploads.extraction.common import (
     CharBudget,
+    Readability,
     check_deadline,
     kept_range,
-    quality_problem,
     readability,
     strip_invisible,
 )
+from uploads.extraction.reflow import reflow
 from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, SourceRefused, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
@@ -132,17 +136,20 @@ def _extract(
         )
     pages: list[str] = []
     image_only = unreadable = 0
+    total = Readability()  # measured once per page; the pages add up to the document
     for page in reader.pages:
         check_deadline(deadline, "PDF")
-        text = _normalise(page.extract_text() or "")
+        text = reflow(_normalise(page.extract_text() or ""))
         if len(text.strip()) < IMAGE_PAGE_CHARS and _has_image(page):
             text = ""  # a scanned page with a token of text (a page number, a stamp) is an image
         if not budget.take(len(text) + (1 if pages else 0)):
             break
         pages.append(text)
+        measure = readability(text)
+        total += measure
         if not text.strip():
             image_only += 1
-        elif readability(text).mostly_unreadable:
+        elif measure.mostly_unreadable:
             unreadable += 1
     if not pages:
         raise budget.nothing_fits()
@@ -153,7 +160,7 @@ def _extract(
             "supported; upload a PDF with a text layer or paste the text.",
         )
     body = "\f".join(pages)
-    problem = quality_problem(body)
+    problem = total.problem()
     if problem:
         raise refuse(
             Reason.LOW_CONFIDENCE,
