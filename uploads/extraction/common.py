@@ -190,10 +190,6 @@ class CharBudget:
         self.kept += n
         return True
 
-    def release(self, n: int) -> None:
-        """Give back ``n`` kept characters (an extractor dropping a unit it had kept in part)."""
-        self.kept -= n
-
     def nothing_fits(self) -> SourceRefused:
         """The refusal for a file of which not even the first page, row, section or line fits."""
         return SourceRefused(Reason.SESSION_LIMIT, self.full_message)
