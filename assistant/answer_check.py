@@ -192,7 +192,9 @@ def _markup_problems(label: str, body: str, request: ProviderRequest) -> list[st
         for match in pattern.finditer(body if pattern is LINK_RE else unmarked):
             if sent_text is None:
                 sent_text = _sent_text(request)
-            if match.group(0).rstrip(".,;:") not in sent_text:
+            # A link ends before the punctuation and closing quote of the sentence quoting it:
+            # 'see https://x.org/a."' names https://x.org/a.
+            if match.group(0).rstrip(".,;:!?\"'\u201d\u2019") not in sent_text:
                 problems.append(problem)
                 break
     return problems

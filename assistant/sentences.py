@@ -13,6 +13,8 @@ _SPLIT = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(*`])")
 MIN_SENTENCE_CHARS = 25
 _REFERENCE_LINES = ("See:", "Also called:")
 MAX_SENTENCE_CHARS = 600
+# A full stop after a URL would read as part of it.
+_ENDS_IN_URL = re.compile(r"(?:https?://|www\.)\S+$", re.I)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -28,7 +30,8 @@ def split_sentences(text: str) -> list[str]:
         for sentence in _SPLIT.split(line):
             sentence = sentence.strip().rstrip(";,").rstrip()
             if MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS:
-                out.append(sentence if sentence[-1] in ".!?:" else sentence + ".")
+                ended = sentence[-1] in ".!?:" or _ENDS_IN_URL.search(sentence)
+                out.append(sentence if ended else sentence + ".")
     return out
 
 

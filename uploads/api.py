@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_not_required
 from django.utils.decorators import method_decorator
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.request import Request
@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from aicd.throttling import SharedScopedRateThrottle
 from core.errors import ApplicationError
-from core.openapi import error_responses
+from core.openapi import ErrorSerializer, error_responses
 from uploads import services
 from uploads.limits import LIMITS
 from uploads.owner import owner_of
@@ -25,6 +25,28 @@ from uploads.rejections import Reason, SourceRefused
 from uploads.serializers import FileInputSerializer, PasteInputSerializer
 
 PASTE_BODY_BYTES = LIMITS.paste_chars * 6 + LIMITS.title_chars * 6 + 1024
+ALREADY_IN_SESSION = OpenApiResponse(
+    response=ErrorSerializer,
+    description=(
+        "The same content (by SHA-256 of the raw bytes; of a paste's UTF-8 text) is already a "
+        "source of this session. Nothing is stored again; fields.session_source_id names the "
+        "source that holds it."
+    ),
+    examples=[
+        OpenApiExample(
+            "already_in_session",
+            value={
+                "error": {
+                    "code": "already_in_session",
+                    "message": "This content is already in the session as session-file-001 "
+                    "('Draft PRD.pdf'); it was not added again.",
+                    "fields": {"session_source_id": "session-file-001"},
+                }
+            },
+            response_only=True,
+        )
+    ],
+)
 
 
 class PasteJSONParser(JSONParser):
@@ -73,8 +95,21 @@ class SessionSourcesView(APIView):
             "multipart/form-data": FileInputSerializer,
             "application/json": PasteInputSerializer,
         },
-        responses={201: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415, 429)},
+        responses={
+            201: OpenApiTypes.OBJECT,
+            **error_responses(400, 401, 403, 413, 415, 429),
+            409: ALREADY_IN_SESSION,
+        },
         operation_id="session_sources_create",
+        description=(
+            "Add a file (multipart) or a paste (JSON) as a session source. The 201 body is the "
+            "extraction record. A source that does not fit what is left of the session's "
+            "120,000 extracted characters is kept in part, on whole pages, rows, sections or "
+            'lines: extraction_status "truncated", kept says what was kept ("pages 1-54 of '
+            '74") and notices holds "uploaded_source_truncated". A file over its own limits '
+            "(size, pages, sections, rows, columns, characters) is refused (413 too_large, the "
+            "message names the limit)."
+        ),
     )
     def post(self, request: Request) -> Response:
         if (request.content_type or "").startswith("multipart/"):

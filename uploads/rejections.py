@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Any
 
 from rest_framework import status
 
@@ -27,6 +28,9 @@ class Reason(StrEnum):
     EXECUTABLE = "executable"
     ARCHIVE = "archive"
     MACRO_ENABLED = "macro_enabled"
+    STRICT_OPEN_XML = "strict_open_xml"
+    UNSUPPORTED_PDF_FILTER = "unsupported_pdf_filter"
+    ALREADY_IN_SESSION = "already_in_session"
 
 
 HTTP_STATUS: dict[Reason, int] = {
@@ -45,17 +49,20 @@ HTTP_STATUS: dict[Reason, int] = {
     Reason.EXECUTABLE: status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
     Reason.ARCHIVE: status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
     Reason.MACRO_ENABLED: status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+    Reason.STRICT_OPEN_XML: status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+    Reason.UNSUPPORTED_PDF_FILTER: status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+    Reason.ALREADY_IN_SESSION: status.HTTP_409_CONFLICT,
 }
 
 
 class SourceRefused(ApplicationError):
     """An upload or paste that is refused before anything is kept; the code is its reason class."""
 
-    def __init__(self, reason: Reason, message: str):
+    def __init__(self, reason: Reason, message: str, *, fields: dict[str, Any] | None = None):
         self.reason = reason
-        super().__init__(reason.value, message, status_code=HTTP_STATUS[reason])
+        super().__init__(reason.value, message, status_code=HTTP_STATUS[reason], fields=fields)
 
 
-def refuse(reason: Reason, message: str) -> SourceRefused:
+def refuse(reason: Reason, message: str, *, fields: dict[str, Any] | None = None) -> SourceRefused:
     """The refusal to raise: ``raise refuse(Reason.TOO_LARGE, "...")``."""
-    return SourceRefused(reason, message)
+    return SourceRefused(reason, message, fields=fields)

@@ -41,20 +41,36 @@ def segments_of(file_type: str, text: str, meta: dict[str, Any]) -> tuple[Segmen
     raise ValueError(f"unknown session source type {file_type!r}")
 
 
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*\s")
+
+
 def _pieces(text: str) -> Iterator[str]:
-    """A long block cut at word boundaries into pieces of about SEGMENT_CHARS."""
-    while len(text) > SEGMENT_CHARS * 2:
-        cut = text.rfind(" ", 0, SEGMENT_CHARS)
-        cut = cut if cut > SEGMENT_CHARS // 2 else SEGMENT_CHARS
-        yield text[:cut].strip()
-        text = text[cut:].strip()
-    if text.strip():
-        yield text.strip()
+    """A long block cut into pieces of about SEGMENT_CHARS, each a verbatim part of the block.
+
+    Cuts fall after the last sentence end that leaves at least half a segment, else at the last
+    space, else at SEGMENT_CHARS; a block up to twice SEGMENT_CHARS stays whole.
+    """
+    start, end = 0, len(text)
+    while end - start > SEGMENT_CHARS * 2:
+        limit = start + SEGMENT_CHARS
+        cut = -1
+        for match in _SENTENCE_END.finditer(text, start + SEGMENT_CHARS // 2, limit + 1):
+            cut = match.end()
+        if cut < 0:
+            space = text.rfind(" ", start, limit)
+            cut = space if space > start + SEGMENT_CHARS // 2 else limit
+        piece = text[start:cut].strip()
+        if piece:
+            yield piece
+        start = cut
+    if text[start:].strip():
+        yield text[start:].strip()
 
 
 def _line_blocks(lines: list[str], *, first_line: int, page: int | None) -> Iterator[Segment]:
     start: int | None = None
     block: list[str] = []
+    size = 0  # characters in ``block`` with one newline each, kept as lines are added
 
     def flush(end: int) -> Iterator[Segment]:
         if start is None or not block:
@@ -70,15 +86,15 @@ def _line_blocks(lines: list[str], *, first_line: int, page: int | None) -> Iter
         number = first_line + offset
         if not line.strip():
             yield from flush(number - 1)
-            start, block = None, []
+            start, block, size = None, [], 0
             continue
-        size = sum(len(b) + 1 for b in block)
         if block and (_MD_HEADING.match(line) or size + len(line) > SEGMENT_CHARS):
             yield from flush(number - 1)
-            start, block = None, []
+            start, block, size = None, [], 0
         if start is None:
             start = number
         block.append(line)
+        size += len(line) + 1
     yield from flush(first_line + len(lines) - 1)
 
 

@@ -3,8 +3,9 @@
 Package grounding has first claim on the context budget; uploaded excerpts get what is left (up
 to their own cap). Small sources go whole; larger ones give their most relevant segments, scored
 by the question's terms and the terms of the package criteria sent, taken in turns so that every
-selected source is represented. A source cut down is reported as truncated; a source that gets no
-excerpt at all is reported as refused for the run.
+selected source is represented. A source cut down, or kept in part at upload because the session's
+character budget was reached, is reported as truncated; a source that gets no excerpt at all is
+reported as refused for the run.
 """
 
 from __future__ import annotations
@@ -151,8 +152,11 @@ def select(
         excerpts=excerpts,
         selected_source_count=len(picked),
         selected_token_count=sum(c.tokens for c in chosen),
+        # A source kept in part at upload is sent in part, whatever was picked from it.
         truncated_source_count=sum(
-            1 for i, cands in enumerate(per_source) if 0 < picked.get(i, 0) < len(cands)
+            1
+            for i, cands in enumerate(per_source)
+            if picked.get(i, 0) and (picked[i] < len(cands) or sources[i].record.kept_in_part)
         ),
         refused_source_count=sum(1 for i in range(len(sources)) if picked.get(i, 0) == 0),
     )

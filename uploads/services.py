@@ -6,6 +6,7 @@ A refused input raises SourceRefused before the store is touched, so nothing of 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ from uploads.store import SessionSourceStore, Totals
 from uploads.types import (
     RETENTION,
     SOURCE_CLASS,
+    TRUNCATED_NOTICE,
     ExtractedText,
     ExtractionRecord,
     SessionSource,
@@ -72,13 +74,18 @@ def add_file(
             f"files plus {limits.session_pastes} pasted text). Remove a file first.",
         )
     _check_raw(totals, len(data), limits)
+    digest = content_digest(data)
+    _check_new(store, digest)
+    _check_chars_left(totals, limits)
     extracted = extract_upload(
         data,
         filename=filename,
         session_remaining=limits.session_chars - totals.chars,
         limits=limits,
     )
-    return _keep(store, "file", display_title(title, filename, limits), len(data), extracted)
+    return _keep(
+        store, "file", display_title(title, filename, limits), len(data), extracted, digest
+    )
 
 
 def add_uploaded_file(
@@ -127,12 +134,42 @@ def add_paste(
             f"This session already has {limits.session_pastes} pasted text, the limit. Remove it "
             "before pasting another.",
         )
-    raw = len(text.encode("utf-8", errors="surrogatepass"))
-    _check_raw(totals, raw, limits)
+    encoded = text.encode("utf-8", errors="surrogatepass")
+    _check_raw(totals, len(encoded), limits)
+    digest = content_digest(encoded)
+    _check_new(store, digest)
+    _check_chars_left(totals, limits)
     extracted = extract_paste(
         text, session_remaining=limits.session_chars - totals.chars, limits=limits
     )
-    return _keep(store, "paste", display_title(title, "Pasted text", limits), raw, extracted)
+    return _keep(
+        store, "paste", display_title(title, "Pasted text", limits), len(encoded), extracted, digest
+    )
+
+
+def content_digest(data: bytes) -> str:
+    """The SHA-256 of a source's raw bytes (a paste's UTF-8): how a repeated upload is recognised."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def _check_new(store: SessionSourceStore, digest: str) -> None:
+    existing = store.find_by_digest(digest)
+    if existing is not None:
+        raise refuse(
+            Reason.ALREADY_IN_SESSION,
+            f"This content is already in the session as {existing.session_source_id} "
+            f"({existing.display_title!r}); it was not added again.",
+            fields={"session_source_id": existing.session_source_id},
+        )
+
+
+def _check_chars_left(totals: Totals, limits: Limits) -> None:
+    if totals.chars >= limits.session_chars:
+        raise refuse(
+            Reason.SESSION_LIMIT,
+            f"The session's {limits.session_chars:,} extracted characters are all used "
+            f"({totals.chars:,} are already used by other sources). Remove a source first.",
+        )
 
 
 def _check_raw(totals: Totals, size: int, limits: Limits) -> None:
@@ -146,7 +183,12 @@ def _check_raw(totals: Totals, size: int, limits: Limits) -> None:
 
 
 def _keep(
-    store: SessionSourceStore, kind: str, title: str, raw: int, extracted: ExtractedText
+    store: SessionSourceStore,
+    kind: str,
+    title: str,
+    raw: int,
+    extracted: ExtractedText,
+    digest: str,
 ) -> ExtractionRecord:
     record = ExtractionRecord(
         source_class=SOURCE_CLASS,
@@ -162,8 +204,10 @@ def _keep(
         anchors_available=extracted.anchors_available,
         classification_label=CLASSIFICATION_LABEL,
         retention=RETENTION,
+        kept=extracted.kept,
+        notices=(TRUNCATED_NOTICE,) if extracted.kept else (),
     )
-    store.add(SessionSource(record=record, text=extracted.text, meta=extracted.meta))
+    store.add(SessionSource(record=record, text=extracted.text, meta=extracted.meta), digest)
     return record
 
 

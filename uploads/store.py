@@ -64,17 +64,29 @@ class SessionSourceStore:
             chars=sum(r["extracted_character_count"] for r in records),
         )
 
+    def find_by_digest(self, digest: str) -> ExtractionRecord | None:
+        """The record of the source whose raw content has this SHA-256, if the session holds it."""
+        for item in self._data["items"]:
+            if digest and item.get("sha256") == digest:
+                return ExtractionRecord.from_dict(item["record"])
+        return None
+
     def next_id(self, kind: str) -> str:
         return f"{ID_PREFIX[kind]}{self._data['next'][kind]:03d}"
 
     # ------------------------------------------------------------------------- writing
-    def add(self, source: SessionSource) -> None:
+    def add(self, source: SessionSource, digest: str = "") -> None:
         kind = "paste" if source.record.file_type == "paste" else "file"
         if source.session_source_id != self.next_id(kind):
             raise ValueError("a session source must take the store's next id")
         self._data["next"][kind] += 1
         self._data["items"].append(
-            {"record": source.record.to_dict(), "text": source.text, "meta": dict(source.meta)}
+            {
+                "record": source.record.to_dict(),
+                "text": source.text,
+                "meta": dict(source.meta),
+                "sha256": digest,
+            }
         )
         self._save()
 

@@ -18,6 +18,8 @@ CONFIDENCE_PARTIAL = "partial"
 STATUS_ACCEPTED = "accepted"
 STATUS_PARTIAL = "partially extracted"
 STATUS_TRUNCATED = "truncated"
+#: The notice a source kept in part carries, on its record and in every run that uses it.
+TRUNCATED_NOTICE = "uploaded_source_truncated"
 
 
 @dataclass(frozen=True)
@@ -37,17 +39,28 @@ class ExtractionRecord:
     anchors_available: tuple[str, ...]
     classification_label: str
     retention: str
+    #: What was kept of a source cut at the session's character budget ("pages 1-54 of 74");
+    #: empty when the whole source was kept.
+    kept: str = ""
+    notices: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         body = asdict(self)
         body["anchors_available"] = list(self.anchors_available)
+        body["notices"] = list(self.notices)
         return body
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> ExtractionRecord:
-        values = {name: data[name] for name in cls.__dataclass_fields__}
+        values = {name: data[name] for name in cls.__dataclass_fields__ if name in data}
         values["anchors_available"] = tuple(values["anchors_available"])
+        values["notices"] = tuple(values.get("notices", ()))
         return cls(**values)
+
+    @property
+    def kept_in_part(self) -> bool:
+        """True for a source cut at the session's character budget."""
+        return bool(self.kept)
 
     @property
     def type_label(self) -> str:
@@ -68,11 +81,13 @@ class ExtractedText:
     anchors_available: tuple[str, ...]
     confidence: str = CONFIDENCE_HIGH
     truncated: bool = False
+    #: Set when the session's character budget cut the source: what was kept, in whole units.
+    kept: str = ""
     meta: dict[str, Any] = field(default_factory=dict)
 
     @property
     def status(self) -> str:
-        if self.truncated:
+        if self.truncated or self.kept:
             return STATUS_TRUNCATED
         if self.confidence == CONFIDENCE_PARTIAL:
             return STATUS_PARTIAL

@@ -92,6 +92,44 @@ def test_paste_is_a_json_post_and_needs_a_title(rita) -> None:
 
 
 @pytest.mark.django_db
+def test_an_empty_paste_is_a_400_the_schema_documents(rita) -> None:
+    empty = rita.post(URL, {"title": "Empty", "text": ""}, format="json")
+    assert empty.status_code == 400 and "text" in empty.json()["error"]["fields"]
+    blank = rita.post(URL, {"title": "Blank", "text": "  \n "}, format="json")
+    assert blank.status_code == 400 and blank.json()["error"]["code"] == "empty"
+    assert rita.get(URL).json()["sources"] == []
+    schema = rita.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    paste = schema["components"]["schemas"]["PasteInput"]["properties"]["text"]
+    assert paste["minLength"] == 1
+    create = schema["paths"]["/api/session-sources"]["post"]["responses"]
+    assert {"400", "409", "413"} <= set(create)
+
+
+@pytest.mark.django_db
+def test_the_same_file_again_is_409_already_in_session_and_stored_once(rita) -> None:
+    first = _upload(rita, "notes.txt", b"Owner: Dana decides scope.")
+    assert first.status_code == 201
+    again = _upload(rita, "copy-of-notes.txt", b"Owner: Dana decides scope.")
+    assert again.status_code == 409
+    error = again.json()["error"]
+    assert error["code"] == "already_in_session"
+    assert error["fields"] == {"session_source_id": first.json()["session_source_id"]}
+    assert len(rita.get(URL).json()["sources"]) == 1
+
+
+@pytest.mark.django_db
+def test_a_long_pdf_is_201_truncated_with_what_was_kept(rita) -> None:
+    from tests.uploads.test_limits import standards_pdf
+
+    response = _upload(rita, "standard.pdf", standards_pdf(74))
+    assert response.status_code == 201
+    body = response.json()
+    assert body["extraction_status"] == "truncated"
+    assert body["kept"].startswith("pages 1-") and body["kept"].endswith(" of 74")
+    assert body["notices"] == ["uploaded_source_truncated"]
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     ("name", "data", "status", "code"),
     [
@@ -132,8 +170,8 @@ def test_one_file_per_request_and_something_to_add(rita) -> None:
 @pytest.mark.django_db
 def test_session_limit_over_http(rita) -> None:
     for n in range(5):
-        assert _upload(rita, f"n{n}.txt", b"note").status_code == 201
-    response = _upload(rita, "n6.txt", b"note")
+        assert _upload(rita, f"n{n}.txt", f"note {n}".encode()).status_code == 201
+    response = _upload(rita, "n6.txt", b"note 6")
     assert response.status_code == 413 and response.json()["error"]["code"] == "session_limit"
 
 

@@ -125,11 +125,16 @@ def test_size_limit_is_exact() -> None:
     assert "5 MiB (5,242,880 bytes)" in error.message
 
 
-def test_session_character_budget_is_enforced_while_extracting() -> None:
+def test_session_character_budget_keeps_whole_pages_and_says_which() -> None:
     pdf = text_pdf(THREE_PAGES)
-    length = len(_extract(pdf).text)
+    whole = _extract(pdf)
+    length = len(whole.text)
     assert len(_extract(pdf, remaining=length).text) == length
-    error = _refusal(pdf, remaining=length - 1)
+    assert _extract(pdf, remaining=length).kept == ""
+    cut = _extract(pdf, remaining=length - 1)
+    assert cut.text == whole.text.rsplit("\f", 1)[0]  # pages 1-2, each whole
+    assert cut.kept == "pages 1-2 of 3" and cut.status == "truncated"
+    error = _refusal(pdf, remaining=len(whole.text.split("\f")[0]) - 1)
     assert error.code == "session_limit" and "120,000 extracted characters" in error.message
 
 

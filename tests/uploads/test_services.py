@@ -27,6 +27,8 @@ RECORD_FIELDS = [
     "anchors_available",
     "classification_label",
     "retention",
+    "kept",
+    "notices",
 ]
 
 
@@ -61,6 +63,8 @@ def test_record_has_exactly_the_design_fields() -> None:
             "ingestion; not enterprise source authority unless separately approved"
         ),
         "retention": "session_only",
+        "kept": "",
+        "notices": [],
     }
     assert 0 < body["estimated_tokens"] < 20
 
@@ -88,7 +92,8 @@ def test_five_files_and_one_paste_then_session_limit() -> None:
 def test_session_character_limit_is_exact() -> None:
     session: dict = {}
     for n in range(4):
-        services.add_file(session=session, owner="1", data=b"a" * 25_000, filename=f"{n}.txt")
+        data = str(n).encode() + b"a" * 24_999
+        services.add_file(session=session, owner="1", data=data, filename=f"{n}.txt")
     # 100,000 used; a paste of exactly 20,000 reaches 120,000 and is accepted.
     services.add_paste(session=session, owner="1", title="Fits", text="b" * 20_000)
     error = _refusal(

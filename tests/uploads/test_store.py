@@ -12,9 +12,10 @@ from uploads import services
 from uploads.store import SESSION_KEY, SessionSourceStore
 
 
-def _prose(chars: int, accent: bool = False) -> str:
-    line = "Reviewers check the data boundary and the gateway route for each source." + (
-        " Café déjà vu." if accent else ""
+def _prose(chars: int, accent: bool = False, variant: int = 0) -> str:
+    line = (
+        f"Reviewers ({variant}) check the data boundary and the gateway route for each source."
+        + (" Café déjà vu." if accent else "")
     )
     text = ""
     n = 0
@@ -30,7 +31,7 @@ def _fill(session, chars_per_file: int, files: int, accent: bool = False) -> Non
         services.add_file(
             session=session,
             owner="7",
-            data=_prose(chars_per_file, accent).encode(),
+            data=_prose(chars_per_file, accent, n).encode(),
             filename=f"draft{n}.txt",
         )
 

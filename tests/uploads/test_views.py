@@ -36,6 +36,9 @@ def test_privacy_notice_and_limits_come_before_any_upload_control(logged_in_clie
     ):
         assert html.index(text) < html.index('id="upload-form"')
     assert 'accept=".txt,.md,.pdf,.docx,.csv,.tsv,.json"' in html
+    assert html.index("120,000 of 120,000 extracted characters left") < html.index(
+        'id="upload-form"'
+    )
     assert '<progress id="upload-progress-bar"' in html and 'src="/static/js/uploads.js"' in html
 
 
@@ -173,3 +176,26 @@ def test_form_uploads_share_the_uploads_throttle(logged_in_client, reviewer, mon
     html = _page(logged_in_client)
     assert 'id="source-session-file-001"' in html and 'id="source-session-file-002"' not in html
     assert "(throttled): b.txt: Too many uploads" in html
+
+
+@pytest.mark.django_db
+def test_the_panel_shows_the_remaining_budget_and_what_a_truncated_source_kept(
+    logged_in_client,
+) -> None:
+    from tests.uploads.test_limits import standards_pdf
+
+    _add_file(logged_in_client, "notes.txt", b"Owner: Dana decides scope.")
+    html = _page(logged_in_client)
+    assert "119,974 of 120,000 extracted characters left" in html
+    assert 'data-remaining-chars="119974"' in html
+    _add_file(logged_in_client, "standard.pdf", standards_pdf(74))
+    html = _page(logged_in_client)
+    assert re.search(
+        r"Added standard\.pdf as session-file-002 \([\d,]+ characters, truncated: "
+        r"kept pages 1-\d+ of 74",
+        html,
+    )
+    assert re.search(r"Kept: pages 1-\d+ of 74", html)
+    assert re.search(
+        r"<strong>Remaining:</strong> [\d,]+ of 120,000 extracted characters left", html
+    )

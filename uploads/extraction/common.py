@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from core.deadline import Deadline
 from uploads.extraction.sniff import utf16_byte_order
-from uploads.rejections import Reason, refuse
+from uploads.rejections import Reason, SourceRefused, refuse
 
 _SPACES = re.compile(r"[ \t\u00a0]+")
 _INVISIBLE = re.compile(
@@ -56,38 +56,150 @@ def clean_inline(value: str) -> str:
     return " ".join(_INVISIBLE.sub("", value).split())
 
 
-def quality_problem(text: str) -> str | None:
-    """Why ``text`` is too garbled to cite, or None: mostly replacement, private-use or symbol noise."""
-    visible = [c for c in text if not c.isspace()]
-    if not visible:
+# Text a font could not map to Unicode comes out as glyph names or codes: /g18, /gid00042,
+# (cid:12), /uni0041 or /.notdef. They are letters and digits to ``isalnum`` but nothing a reader
+# can read, so they count as unreadable, like U+FFFD, private-use characters and symbol soup.
+_GLYPH_CODES = re.compile(
+    r"/(?:g|gid|G|cid)\d+\b|\(cid:\d+\)|/uni[0-9A-Fa-f]{4,6}\b|/\.notdef|\bcid:\d+\b"
+)
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# A word of three or more symbols and no letter or digit ("#$%&", "}{][").
+_SOUP = re.compile(r"(?<!\S)[^\w\s\ufffd\ue000-\uf8ff]{3,}(?!\S)")
+_NOT_ALNUM = re.compile(r"[\W_]+")
+#: A page or file is unreadable when more than this share of its visible characters are.
+UNREADABLE_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class Readability:
+    """How much of a text a reader could read; measures of pages add up to the document's."""
+
+    visible: int = 0
+    unreadable: int = 0
+    replaced: int = 0
+    private: int = 0
+    #: Letters and digits outside glyph codes.
+    wordlike: int = 0
+
+    def __add__(self, other: Readability) -> Readability:
+        return Readability(
+            self.visible + other.visible,
+            self.unreadable + other.unreadable,
+            self.replaced + other.replaced,
+            self.private + other.private,
+            self.wordlike + other.wordlike,
+        )
+
+    @property
+    def unreadable_share(self) -> float:
+        return self.unreadable / self.visible if self.visible else 0.0
+
+    @property
+    def mostly_unreadable(self) -> bool:
+        return self.unreadable_share > UNREADABLE_SHARE
+
+    def problem(self) -> str | None:
+        """Why the text is too garbled to cite, or None.
+
+        Refused: more than half unreadable, or more than a tenth replacement or private-use
+        characters, or fewer than two in five letters or digits once glyph codes are left out.
+        """
+        if not self.visible:
+            return None
+        if self.replaced / self.visible > 0.10:
+            return f"{self.replaced:,} of {self.visible:,} characters could not be decoded"
+        if self.mostly_unreadable:
+            return (
+                f"{self.unreadable_share:.0%} of the characters are unmapped glyph codes, "
+                "replacement characters or symbols, not readable text"
+            )
+        if self.private / self.visible > 0.10 or self.wordlike < 0.40 * self.visible:
+            return (
+                "the extracted characters are mostly symbols or unmapped glyphs, not readable text"
+            )
         return None
-    replaced = sum(1 for c in visible if c == "\ufffd")
-    if replaced / len(visible) > 0.10:
-        return f"{replaced:,} of {len(visible):,} characters could not be decoded"
-    wordlike = sum(1 for c in visible if c.isalnum())
-    private = sum(1 for c in visible if unicodedata.category(c) in ("Co", "Cn", "Cs"))
-    if private / len(visible) > 0.10 or wordlike / len(visible) < 0.40:
-        return "the extracted characters are mostly symbols or unmapped glyphs, not readable text"
-    return None
+
+
+def readability(text: str) -> Readability:
+    """Count the characters of ``text`` a reader could not read, in a few passes of C-level regexes.
+
+    Unreadable: unmapped-glyph codes (``/g18``, ``/gid00042``, ``(cid:12)``), replacement,
+    private-use, surrogate and unassigned characters, and symbol soup (words of three or more
+    symbols without a letter or digit).
+    """
+    visible = sum(map(len, text.split()))
+    glyphs = sum(len(m.group()) for m in _GLYPH_CODES.finditer(text))
+    rest = _GLYPH_CODES.sub(" ", text) if glyphs else text
+    replaced = rest.count("\ufffd")
+    private = sum(
+        1 for c in _NON_ASCII.findall(rest) if unicodedata.category(c) in ("Co", "Cn", "Cs")
+    )
+    soup = sum(map(len, _SOUP.findall(rest)))
+    wordlike = len(_NOT_ALNUM.sub("", rest))
+    return Readability(
+        visible=visible,
+        unreadable=glyphs + replaced + private + soup,
+        replaced=replaced,
+        private=private,
+        wordlike=wordlike,
+    )
+
+
+def quality_problem(text: str) -> str | None:
+    """Why ``text`` is too garbled to cite, or None (see ``Readability.problem``)."""
+    return readability(text).problem()
 
 
 class CharBudget:
-    """Extracted characters allowed for one file; exceeding it raises the refusal it was given."""
+    """Extracted characters for one file: a per-file limit that refuses, a session budget that truncates.
 
-    def __init__(self, limit: int, reason: Reason, message: str):
+    ``take(n)`` counts ``n`` more characters of the file. Past ``limit`` (the file type's own
+    character limit) the file is refused with the refusal the budget was given. Past ``keep``
+    (what the session has left; None for no session) nothing more is kept: ``take`` returns False
+    from then on, and the extractor keeps the whole units (pages, rows, sections) it already has.
+    """
+
+    def __init__(
+        self,
+        limit: int,
+        reason: Reason,
+        message: str,
+        *,
+        keep: int | None = None,
+        full_message: str = "",
+    ):
         self.limit = limit
         self.reason = reason
         self.message = message
+        self.keep = keep
+        self.full_message = full_message
         self.used = 0
+        self.kept = 0
+        self.full = False
 
-    def take(self, n: int) -> None:
+    def take(self, n: int) -> bool:
+        """Count ``n`` characters; True if they are kept, False once the session budget is full."""
         self.used += n
         if self.used > self.limit:
             raise refuse(self.reason, self.message)
+        if self.full:
+            return False
+        if self.keep is not None and self.kept + n > self.keep:
+            self.full = True
+            return False
+        self.kept += n
+        return True
 
-    def check(self, total: int) -> None:
-        if total > self.limit:
-            raise refuse(self.reason, self.message)
+    def nothing_fits(self) -> SourceRefused:
+        """The refusal for a file of which not even the first page, row, section or line fits."""
+        return SourceRefused(Reason.SESSION_LIMIT, self.full_message)
+
+
+def kept_range(unit: str, kept: int, total: int, *, first: int = 1) -> str:
+    """What a truncated source kept, in its own units: ``pages 1-54 of 74``."""
+    last = first + kept - 1
+    span = f"{first:,}" if kept == 1 else f"{first:,}-{last:,}"
+    return f"{unit} {span} of {first + total - 1:,}"
 
 
 def check_deadline(deadline: Deadline, what: str) -> None:

@@ -36,27 +36,31 @@ def extension(filename: str) -> str:
 def char_budget(
     file_type: str, session_remaining: int | None, limits: Limits = LIMITS
 ) -> CharBudget:
-    """The extracted-character budget: the file type's own limit or what the session has left."""
-    per_file = limits.tabular_chars if file_type in TABULAR else None
-    if session_remaining is not None and (per_file is None or session_remaining < per_file):
-        used = limits.session_chars - session_remaining
-        return CharBudget(
-            session_remaining,
-            Reason.SESSION_LIMIT,
-            f"Adding this source would take the session past its {limits.session_chars:,} "
-            f"extracted characters ({used:,} are already used by other sources).",
-        )
-    if per_file is not None:
-        return CharBudget(
-            per_file,
-            Reason.TOO_LARGE,
+    """The extracted-character budget: the file type's own limit refuses, the session's truncates.
+
+    A file over its own limit (CSV, TSV and JSON: 250,000 characters; others a hard safety cap)
+    is refused. A file within it that does not fit what the session has left is kept in part, on
+    whole pages, rows, sections or lines, up to what is left.
+    """
+    if file_type in TABULAR:
+        per_file = limits.tabular_chars
+        message = (
             f"The file extracts to more than {per_file:,} characters; CSV, TSV and JSON files are "
-            f"limited to {per_file:,} extracted characters.",
+            f"limited to {per_file:,} extracted characters."
+        )
+    else:
+        per_file = HARD_CHAR_CAP
+        message = f"The file extracts to more than {HARD_CHAR_CAP:,} characters."
+    full = ""
+    if session_remaining is not None:
+        used = limits.session_chars - session_remaining
+        full = (
+            f"Adding this source would take the session past its {limits.session_chars:,} "
+            f"extracted characters ({used:,} are already used by other sources, and not even its "
+            "first page, row, section or line fits in what is left). Remove a source first."
         )
     return CharBudget(
-        HARD_CHAR_CAP,
-        Reason.TOO_LARGE,
-        f"The file extracts to more than {HARD_CHAR_CAP:,} characters.",
+        per_file, Reason.TOO_LARGE, message, keep=session_remaining, full_message=full
     )
 
 

@@ -2,8 +2,12 @@
 
 Before python-docx sees a byte, the zip is inspected: declared part sizes and compression ratios
 (python-docx has no zip-bomb guard), DTD or entity declarations in any XML part, macro-enabled
-content (``vbaProject.bin``, macroEnabled content types) and encrypted entries are refused. Then
-headings, paragraphs, list items and table rows are extracted in body order, one per line.
+content (``vbaProject.bin``, macroEnabled content types), encrypted entries and Strict Open XML
+are refused. Then headings, paragraphs, text-box paragraphs, list items and table rows are
+extracted in body order, one per line. A heading is a paragraph with a heading style, an outline
+level (on the paragraph or its style), or a short, numbered, bold paragraph that does not end like
+a sentence. Past what the session's character budget has left, the document is cut after its
+last whole section that fits.
 """
 
 from __future__ import annotations
@@ -13,12 +17,13 @@ import re
 import zipfile
 import zlib
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 from xml.etree import ElementTree  # parses only [Content_Types].xml, after the DTD check
 
 from core.deadline import Deadline
 from core.sizes import MiB, human_bytes
-from uploads.extraction.common import CharBudget, check_deadline, clean_inline
+from uploads.extraction.common import CharBudget, check_deadline, clean_inline, kept_range
 from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, SourceRefused, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
@@ -35,16 +40,26 @@ MAX_RATIO = 100
 RATIO_CHECKED_ABOVE = 1 * MiB
 WORD_MAIN = "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"
 _DECLARATIONS = (b"<!doctype", b"<!entity")
+# Strict Open XML names its main document with ISO namespaces, which python-docx does not read.
+_STRICT_MAIN = b"http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument"
+# Text boxes in body paragraphs are read (see _text_box_paragraphs); a drawing or VML picture
+# that is not a text box, and text boxes elsewhere, make the extraction partial.
 _PARTIAL_XPATH = (
-    ".//w:ins | .//w:del | .//w:moveFrom | .//w:moveTo | .//w:sdt | .//w:txbxContent"
-    " | .//w:drawing | .//w:pict | .//w:object | .//w:fldSimple | .//w:altChunk"
+    ".//w:ins | .//w:del | .//w:moveFrom | .//w:moveTo | .//w:sdt"
+    " | .//w:drawing[not(.//w:txbxContent)] | .//w:pict[not(.//w:txbxContent)] | .//w:object"
+    " | .//w:fldSimple | .//w:altChunk"
     " | .//w:footnoteReference | .//w:endnoteReference | .//w:commentReference | .//w:customXml"
 )
 _CT_NS = "{http://schemas.openxmlformats.org/package/2006/content-types}"
+_NS = {
+    "w": "http://schemas.openxmlformats.org/wordprocessingml/2006/main",
+    "mc": "http://schemas.openxmlformats.org/markup-compatibility/2006",
+}
 
 
 class PackageKind:
     DOCX = "docx"
+    STRICT_DOCX = "strict_docx"
     OTHER_OOXML = "other_ooxml"
     ARCHIVE = "archive"
 
@@ -70,12 +85,15 @@ def inspect_package(data: bytes) -> str:
         _check_directory(infos)
         content_types = _read_part(zf, zf.getinfo("[Content_Types].xml"))
         _check_macros(names, content_types)
+        strict = False
         for info in infos:
             if info.filename.lower().endswith((".xml", ".rels")):
-                _check_declarations(info.filename, _read_part(zf, info))
+                part = _read_part(zf, info)
+                _check_declarations(info.filename, part)
+                strict = strict or (info.filename == "_rels/.rels" and _STRICT_MAIN in part)
         overrides = _content_types(content_types)
     if WORD_MAIN in overrides.values():
-        return PackageKind.DOCX
+        return PackageKind.STRICT_DOCX if strict else PackageKind.DOCX
     return PackageKind.OTHER_OOXML
 
 
@@ -176,6 +194,12 @@ def _content_types(body: bytes) -> dict[str, str]:
 def extract_docx(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) -> ExtractedText:
     """A checked DOCX to one line per block; ``meta["headings"]`` marks the heading lines."""
     kind = inspect_package(data)
+    if kind == PackageKind.STRICT_DOCX:
+        raise refuse(
+            Reason.STRICT_OPEN_XML,
+            "The document is saved as Strict Open XML, which cannot be read here. In Word, choose "
+            'File > Save As and the type "Word Document (.docx)", then upload that copy.',
+        )
     if kind != PackageKind.DOCX:
         raise refuse(
             Reason.UNSUPPORTED_TYPE,
@@ -201,7 +225,7 @@ def extract_docx(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
         ) from None
 
 
-def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:
+def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:  # noqa: C901 - one pass in body order
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
@@ -210,42 +234,72 @@ def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:
     headings: list[int] = []
     partial = False
     opening = False
+    fit = 0  # how many leading lines fit in what the session has left
+
+    def add(line: str) -> None:
+        nonlocal fit
+        if budget.take(len(line) + (1 if lines else 0)):
+            fit += 1
+        lines.append(line)
+
+    boxes = 0
     for block in document.iter_inner_content():
         check_deadline(deadline, "Word document")
         if isinstance(block, Paragraph):
             text = clean_inline(block.text)
-            if not text:
-                continue
-            if _is_heading(block):
-                headings.append(len(lines))
-                _check_sections(len(headings) + int(opening), limits)
-                line = text
-            else:
+            if text:
+                if _is_heading(block, text):
+                    headings.append(len(lines))
+                    _check_sections(len(headings) + int(opening), limits)
+                    line = text
+                else:
+                    opening = opening or not headings
+                    line = ("- " + text) if _is_list_item(block) else text
+                add(line)
+            for box_text in _text_box_paragraphs(block._p):
+                boxes += 1
                 opening = opening or not headings
-                line = ("- " + text) if _is_list_item(block) else text
-            budget.take(len(line) + (1 if lines else 0))
-            lines.append(line)
+                add(box_text)
         elif isinstance(block, Table):
             rows, nested = _table_rows(block)
             partial = partial or nested
             for row in rows:
                 opening = opening or not headings
-                budget.take(len(row) + (1 if lines else 0))
-                lines.append(row)
+                add(row)
     _check_sections(len(headings) + int(opening), limits)
     if not lines:
         raise refuse(Reason.EMPTY, "The Word document contains no text to extract.")
     body = document.element.body
-    if body.xpath(_PARTIAL_XPATH):
+    if body.xpath(_PARTIAL_XPATH) or len(body.xpath(".//w:txbxContent")) > _boxes_seen(body, boxes):
         partial = True
+    kept, kept_text = len(lines), ""
+    if fit < len(lines):
+        kept, kept_text = _cut(fit, len(lines), headings, opening)
+    if kept == 0:
+        raise budget.nothing_fits()
     return ExtractedText(
         file_type="docx",
         method=METHOD,
-        text="\n".join(lines),
+        text="\n".join(lines[:kept]),
         anchors_available=("section", "paragraph"),
         confidence=CONFIDENCE_PARTIAL if partial else CONFIDENCE_HIGH,
-        meta={"headings": headings},
+        kept=kept_text,
+        meta={"headings": [h for h in headings if h < kept]},
     )
+
+
+def _cut(fit: int, total: int, headings: list[int], opening: bool) -> tuple[int, str]:
+    """Where a document over the session's budget is cut: the last whole section that fits.
+
+    Returns how many lines are kept and what the record says was kept. When not even the first
+    section fits whole, its leading paragraphs (whole blocks) that fit are kept.
+    """
+    starts = ([0] if opening else []) + headings
+    whole = [start for start in starts if 0 < start <= fit]
+    if whole:
+        kept = whole[-1]
+        return kept, kept_range("sections", sum(1 for s in starts if s < kept), len(starts))
+    return fit, f"the first {fit:,} of {total:,} paragraphs, list items and table rows"
 
 
 def _check_sections(count: int, limits: Limits) -> None:
@@ -259,11 +313,94 @@ def _check_sections(count: int, limits: Limits) -> None:
 
 
 _HEADING_STYLE = re.compile(r"^(?:heading\s*\d*|title)$", re.I)
+_TYPED_NUMBER = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[A-Z]\.|[IVX]{1,5}\.)\s+\S")
+_HEADING_CHARS = 100
 
 
-def _is_heading(paragraph: Paragraph) -> bool:
+def _is_heading(paragraph: Paragraph, text: str) -> bool:
+    """A heading by its style, its outline level (on the paragraph or its style) or its look.
+
+    The look: a short, numbered paragraph ("2.1 Scope", or Word numbering) set in bold that
+    does not end like a sentence.
+    """
     style = _style_name(paragraph)
-    return bool(style and _HEADING_STYLE.match(style))
+    if style and _HEADING_STYLE.match(style):
+        return True
+    if _outline_level(paragraph) is not None:
+        return True
+    if len(text) > _HEADING_CHARS or text[-1] in ".;:,!?":
+        return False
+    numbered = bool(_TYPED_NUMBER.match(text)) or _numbered(paragraph)
+    runs = [run for run in paragraph.runs if run.text.strip()]
+    return numbered and bool(runs) and all(_bold(run, paragraph) for run in runs)
+
+
+def _outline_level(paragraph: Paragraph) -> int | None:
+    """The paragraph's outline level 0-8 (Word's body text, level 9, is none), or None."""
+    elements: list[Any] = [paragraph._p.pPr]
+    try:
+        style = paragraph.style
+    except (KeyError, ValueError, AttributeError):
+        style = None
+    while style is not None and len(elements) < 10:
+        elements.append(style.element.pPr)
+        style = style.base_style
+    for ppr in elements:
+        if ppr is None:
+            continue
+        found = ppr.xpath("./w:outlineLvl/@w:val")
+        if found:
+            try:
+                level = int(found[0])
+            except ValueError:
+                return None
+            return level if 0 <= level <= 8 else None
+    return None
+
+
+def _numbered(paragraph: Paragraph) -> bool:
+    ppr: Any = paragraph._p.pPr
+    return ppr is not None and ppr.numPr is not None
+
+
+def _bold(run: Any, paragraph: Paragraph) -> bool:
+    if run.bold is not None:
+        return bool(run.bold)
+    try:
+        style = paragraph.style
+    except (KeyError, ValueError, AttributeError):
+        return False
+    return bool(style is not None and style.font is not None and style.font.bold)
+
+
+def _text_box_paragraphs(p: Any) -> list[str]:
+    """The text of the text boxes anchored in one body paragraph, one line per box paragraph.
+
+    A text box is written twice, as a drawing (``mc:Choice``) and as VML for older readers
+    (``mc:Fallback``); only the first is read.
+    """
+    out = []
+    for box in _xpath(".//w:txbxContent[not(ancestor::mc:Fallback)]")(p):
+        for para in _xpath("./w:p")(box):
+            text = clean_inline("".join(_xpath(".//w:t/text()")(para)))
+            if text:
+                out.append(text)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _xpath(expression: str) -> Any:
+    """A compiled XPath with the w: and mc: prefixes (python-docx's own knows no mc:)."""
+    from lxml import etree
+
+    return etree.XPath(expression, namespaces=_NS)
+
+
+def _boxes_seen(body: Any, box_paragraphs: int) -> int:
+    """How many w:txbxContent elements were read (those in body paragraphs, counting fallbacks)."""
+    if not box_paragraphs:
+        return 0
+    return len(_xpath("./w:p//w:txbxContent")(body))
 
 
 def _is_list_item(paragraph: Paragraph) -> bool:

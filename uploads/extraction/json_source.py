@@ -65,6 +65,9 @@ def extract_json(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
         raise refuse(Reason.MALFORMED, f"The JSON could not be read: {exc}.") from None
     walker = _Walker(limits, budget, Deadline(limits.extraction_seconds))
     walker.walk(value)
+    if walker.values and not walker.lines:
+        raise budget.nothing_fits()
+    kept = len(walker.lines)
     return ExtractedText(
         file_type="json",
         method=METHOD,
@@ -72,6 +75,7 @@ def extract_json(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
         anchors_available=("json_path",),
         confidence=CONFIDENCE_PARTIAL if decoded.replaced else CONFIDENCE_HIGH,
         truncated=walker.truncated,
+        kept=f"values 1-{kept:,} of {walker.values:,}" if kept < walker.values else "",
     )
 
 
@@ -85,6 +89,7 @@ class _Walker:
         self.budget = budget
         self.deadline = deadline
         self.lines: list[str] = []
+        self.values = 0
         self.truncated = False
 
     def walk(self, root: Any) -> None:
@@ -106,13 +111,13 @@ class _Walker:
                 self._leaf(pointer, value)
 
     def _leaf(self, pointer: str, value: Any) -> None:
-        if len(self.lines) >= self.limits.tabular_rows:
+        if self.values >= self.limits.tabular_rows:
             raise refuse(
                 Reason.TOO_LARGE,
                 f"The JSON has more than {self.limits.tabular_rows:,} values; CSV, TSV and JSON "
                 f"files are limited to {self.limits.tabular_rows:,} rows (JSON values).",
             )
-        if len(self.lines) % 500 == 0:
+        if self.values % 500 == 0:
             check_deadline(self.deadline, "JSON file")
         if isinstance(value, str):
             rendered = clean_inline(value)
@@ -121,5 +126,8 @@ class _Walker:
         else:
             rendered = json.dumps(value)
         line = f"{pointer}\t{rendered}"
-        self.budget.take(len(line) + (1 if self.lines else 0))
-        self.lines.append(line)
+        self.values += 1
+        # Past what the session has left, values are still counted (the file's own limits
+        # apply to all of it) but no longer kept.
+        if self.budget.take(len(line) + (1 if self.lines else 0)):
+            self.lines.append(line)

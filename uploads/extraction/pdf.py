@@ -1,25 +1,43 @@
 """PDF extraction with pypdf: text pages in order, page anchors, tightened decompression limits.
 
+Each page's text is re-flowed into paragraphs, one per line (uploads.extraction.reflow), so a
+sentence is never split at a line break of the page.
+
 Refused: encrypted PDFs (decided on ``is_encrypted``, so owner-password-only files too), PDFs with
-no extractable text (scanned or image-only), malformed files, and files whose streams or
-structures exceed the safety limits below (decompression bombs).
+no extractable text (scanned or image-only: a page with an image and a token of text counts as an
+image), text that is mostly unreadable (unmapped glyph codes, see ``common.readability``),
+malformed files, streams in a filter pypdf cannot decode (JBIG2 is never decoded), and files whose
+streams or structures exceed the safety limits below (decompression bombs). Image-only or
+unreadable pages among readable ones make the extraction partial. Past what the session's
+character budget has left, later pages are neither extracted nor kept.
 """
 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from core.deadline import Deadline
 from core.sizes import MiB, human_bytes
-from uploads.extraction.common import CharBudget, check_deadline, quality_problem, strip_invisible
+from uploads.extraction.common import (
+    CharBudget,
+    Readability,
+    check_deadline,
+    kept_range,
+    readability,
+    strip_invisible,
+)
+from uploads.extraction.reflow import reflow
 from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, SourceRefused, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 
 METHOD = "local_pdf_text_extract"
+#: A page with an image and fewer characters of text than this is a scanned page.
+IMAGE_PAGE_CHARS = 20
 STREAM_OUTPUT_BYTES = 8 * MiB
 SAFETY_LIMITS: dict[str, Any] = {
     "maximum_declared_stream_length": 16 * 1024 * 1024,
@@ -50,7 +68,7 @@ def safety_limits() -> Iterator[None]:
 def extract_pdf(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) -> ExtractedText:
     """PDF bytes to pages of text joined by form feeds; page N of the text is page N of the file."""
     # pypdf is imported on the first PDF upload: start-up does not need it.
-    from pypdf.errors import FileNotDecryptedError, LimitReachedError
+    from pypdf.errors import DependencyError, FileNotDecryptedError, LimitReachedError
 
     deadline = Deadline(limits.extraction_seconds)
     try:
@@ -67,12 +85,31 @@ def extract_pdf(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) -> 
         ) from None
     except FileNotDecryptedError:
         raise refuse(Reason.ENCRYPTED, _ENCRYPTED) from None
+    except NotImplementedError as exc:
+        if "filter" not in str(exc).lower():
+            raise refuse(Reason.MALFORMED, "The PDF is malformed and could not be read.") from None
+        found = re.search(r"/\w+", str(exc))
+        raise refuse(
+            Reason.UNSUPPORTED_PDF_FILTER, _unsupported(found.group() if found else None)
+        ) from None
+    except DependencyError:
+        # pypdf decodes JBIG2 only through the external jbig2dec program, which is switched off
+        # here (jbig2dec_binary None): a JBIG2 stream is refused, never decoded.
+        raise refuse(Reason.UNSUPPORTED_PDF_FILTER, _unsupported("/JBIG2Decode")) from None
     except RecursionError:
         raise refuse(
             Reason.MALFORMED, "The PDF's structure is nested too deeply to read."
         ) from None
     except Exception:  # noqa: BLE001 - pypdf raises PdfReadError, PdfStreamError and plain Python errors alike
         raise refuse(Reason.MALFORMED, "The PDF is malformed and could not be read.") from None
+
+
+def _unsupported(name: str | None) -> str:
+    which = f"the {name} compression filter" if name else "a compression filter"
+    return (
+        f"The PDF uses {which}, which this extractor does not decode. Export it again as a "
+        "standard PDF (for example Print > Save as PDF) or paste the text."
+    )
 
 
 _ENCRYPTED = (
@@ -99,21 +136,32 @@ def _extract(
             f"{limits.document_pages_or_sections} pages.",
         )
     pages: list[str] = []
+    image_only = unreadable = 0
+    total = Readability()  # measured once per page; the pages add up to the document
     for page in reader.pages:
         check_deadline(deadline, "PDF")
-        raw = page.extract_text() or ""
-        text = _normalise(raw)
-        budget.take(len(text) + (1 if pages else 0))
+        text = reflow(_normalise(page.extract_text() or ""))
+        if len(text.strip()) < IMAGE_PAGE_CHARS and _has_image(page):
+            text = ""  # a scanned page with a token of text (a page number, a stamp) is an image
+        if not budget.take(len(text) + (1 if pages else 0)):
+            break
         pages.append(text)
-    empty = sum(1 for p in pages if not p.strip())
-    if empty == len(pages):
+        measure = readability(text)
+        total += measure
+        if not text.strip():
+            image_only += 1
+        elif measure.mostly_unreadable:
+            unreadable += 1
+    if not pages:
+        raise budget.nothing_fits()
+    if image_only == len(pages):
         raise refuse(
             Reason.IMAGE_ONLY,
             "The PDF has no extractable text (it looks scanned or image-only). OCR is not "
             "supported; upload a PDF with a text layer or paste the text.",
         )
     body = "\f".join(pages)
-    problem = quality_problem(body)
+    problem = total.problem()
     if problem:
         raise refuse(
             Reason.LOW_CONFIDENCE,
@@ -124,8 +172,37 @@ def _extract(
         method=METHOD,
         text=body,
         anchors_available=("page",),
-        confidence=CONFIDENCE_PARTIAL if empty else CONFIDENCE_HIGH,
+        confidence=CONFIDENCE_PARTIAL if image_only or unreadable else CONFIDENCE_HIGH,
+        kept=kept_range("pages", len(pages), count) if len(pages) < count else "",
+        meta={"image_only_pages": image_only, "unreadable_pages": unreadable}
+        if image_only or unreadable
+        else {},
     )
+
+
+def _has_image(page: Any) -> bool:
+    """True when the page's resources hold an image XObject (directly or in a form XObject)."""
+    try:
+        resources = page.get("/Resources")
+        xobjects = resources.get_object().get("/XObject") if resources is not None else None
+        if xobjects is None:
+            return False
+        for ref in xobjects.get_object().values():
+            xobject = ref.get_object()
+            subtype = xobject.get("/Subtype")
+            if subtype == "/Image":
+                return True
+            if subtype == "/Form":
+                inner = xobject.get("/Resources")
+                inner_x = inner.get_object().get("/XObject") if inner is not None else None
+                if inner_x is not None and any(
+                    v.get_object().get("/Subtype") == "/Image"
+                    for v in inner_x.get_object().values()
+                ):
+                    return True
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return False
+    return False
 
 
 def _normalise(text: str) -> str:

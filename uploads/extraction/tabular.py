@@ -13,6 +13,7 @@ from core.deadline import Deadline
 from core.text import clip
 from uploads.extraction.common import (
     CharBudget,
+    Decoded,
     check_deadline,
     clean_inline,
     decode,
@@ -29,20 +30,13 @@ def extract_table(
     data: bytes, *, file_type: str, budget: CharBudget, limits: Limits = LIMITS
 ) -> ExtractedText:
     """Rows of a ``.csv`` (comma) or ``.tsv`` (tab) file; line 0 of the text is the header."""
-    decoded = decode(data)
-    if not decoded.text.strip():
-        raise refuse(Reason.EMPTY, "The table contains no text to extract.")
-    problem = quality_problem(decoded.text)
-    if problem:
-        raise refuse(
-            Reason.LOW_CONFIDENCE, f"The table is too garbled to cite reliably: {problem}."
-        )
+    decoded = _readable_text(data)
     dialect = "excel-tab" if file_type == "tsv" else "excel"
     reader = csv.reader(io.StringIO(decoded.text, newline=""), dialect=dialect, strict=True)
     deadline = Deadline(limits.extraction_seconds)
     lines: list[str] = []
     width: int | None = None
-    rows = 0
+    rows = kept_rows = 0
     ragged = truncated = False
     try:
         for number, record in enumerate(reader):
@@ -63,12 +57,19 @@ def extract_table(
                     )
                 ragged = ragged or len(cells) != width
             line = "\t".join(cells) if any(cells) else ""
-            budget.take(len(line) + (1 if lines else 0))
-            lines.append(line)
+            # Past what the session has left, rows are still read (the row, column and character
+            # limits of the file apply to all of it) but no longer kept.
+            if budget.take(len(line) + (1 if lines else 0)):
+                lines.append(line)
+                kept_rows = rows
     except csv.Error as exc:
         raise _parse_refusal(exc, file_type) from None
     if rows == 0:
         raise refuse(Reason.EMPTY, "The table has a header but no data rows.")
+    if kept_rows == 0:
+        raise budget.nothing_fits()
+    while lines and not lines[-1]:
+        lines.pop()
     return ExtractedText(
         file_type=file_type,
         method=METHOD,
@@ -76,7 +77,21 @@ def extract_table(
         anchors_available=("row_number", "column_name"),
         confidence=CONFIDENCE_PARTIAL if (ragged or decoded.replaced) else CONFIDENCE_HIGH,
         truncated=truncated,
+        kept=f"the header and {kept_rows:,} of {rows:,} data rows" if kept_rows < rows else "",
     )
+
+
+def _readable_text(data: bytes) -> Decoded:
+    """The decoded table text, refused when empty or too garbled to cite."""
+    decoded = decode(data)
+    if not decoded.text.strip():
+        raise refuse(Reason.EMPTY, "The table contains no text to extract.")
+    problem = quality_problem(decoded.text)
+    if problem:
+        raise refuse(
+            Reason.LOW_CONFIDENCE, f"The table is too garbled to cite reliably: {problem}."
+        )
+    return decoded
 
 
 def _row_cells(record: list[str], number: int, limits: Limits) -> tuple[list[str], bool]:

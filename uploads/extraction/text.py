@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from uploads.extraction.common import CharBudget, decode, quality_problem, strip_invisible
+from uploads.extraction.common import (
+    CharBudget,
+    decode,
+    kept_range,
+    quality_problem,
+    strip_invisible,
+)
 from uploads.rejections import Reason, refuse
 from uploads.types import CONFIDENCE_HIGH, CONFIDENCE_PARTIAL, ExtractedText
 
@@ -24,14 +30,27 @@ def extract_text(data: bytes, *, file_type: str, budget: CharBudget) -> Extracte
 def from_string(
     text: str, *, file_type: str, method: str, budget: CharBudget, replaced: int = 0
 ) -> ExtractedText:
-    """Normalise already-decoded text into an extraction with line anchors."""
+    """Normalise already-decoded text into an extraction with line anchors.
+
+    Past what the session has left, the text is kept up to its last whole line that fits.
+    """
     lines = [strip_invisible(line).rstrip() for line in text.split("\n")]
     while lines and not lines[-1]:
         lines.pop()
-    body = "\n".join(lines)
-    if not body.strip():
+    if not "".join(lines).strip():
         raise refuse(Reason.EMPTY, "The source contains no text to extract.")
-    budget.check(len(body))
+    kept = 0
+    for index, line in enumerate(lines):
+        if not budget.take(len(line) + (1 if index else 0)):
+            break
+        kept += 1
+    if kept == 0:
+        raise budget.nothing_fits()
+    while kept and not lines[kept - 1].strip():
+        kept -= 1  # a cut source ends on its last kept line of text, not on blank lines
+    if kept == 0:
+        raise budget.nothing_fits()
+    body = "\n".join(lines[:kept])
     problem = quality_problem(body)
     if problem:
         raise refuse(
@@ -44,4 +63,5 @@ def from_string(
         text=body,
         anchors_available=("line_range",),
         confidence=CONFIDENCE_PARTIAL if replaced else CONFIDENCE_HIGH,
+        kept=kept_range("lines", kept, len(lines)) if kept < len(lines) else "",
     )

@@ -34,6 +34,8 @@ def panel_context(request: HttpRequest, selected: Iterable[str] | None = None) -
             f"of {human_bytes(LIMITS.session_raw_bytes)}, {view.totals.chars:,} of "
             f"{LIMITS.session_chars:,} extracted characters"
         ),
+        "upload_remaining_chars": max(0, LIMITS.session_chars - view.totals.chars),
+        "upload_remaining_text": _remaining_text(view.totals.chars),
         "privacy_notice": boundary.PRIVACY_NOTICE,
         "source_label": boundary.USER_VISIBLE_LABEL,
         "source_badge": boundary.SOURCE_BADGE,
@@ -41,6 +43,20 @@ def panel_context(request: HttpRequest, selected: Iterable[str] | None = None) -
         "accept_types": ACCEPT_ATTRIBUTE,
         "max_upload_bytes": LIMITS.largest_file_bytes,
     }
+
+
+def _remaining_text(used: int) -> str:
+    remaining = max(0, LIMITS.session_chars - used)
+    if remaining == 0:
+        return (
+            f"The session's {LIMITS.session_chars:,} extracted characters are used up; remove a "
+            "source before adding another."
+        )
+    return (
+        f"{remaining:,} of {LIMITS.session_chars:,} extracted characters left in this session. A "
+        "file that extracts to more is kept in part, on whole pages, rows, sections or lines, "
+        "and marked truncated."
+    )
 
 
 @register.inclusion_tag("uploads/panel.html", takes_context=True)

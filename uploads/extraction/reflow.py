@@ -1,0 +1,74 @@
+"""PDF text re-flowed into paragraphs: line breaks inside a paragraph joined, line-end hyphens undone.
+
+A PDF's text layer breaks lines where the page did. Splitting sentences at those breaks quotes
+fragments ("...in order to describe an"), so each page is re-flowed first: one paragraph per line.
+
+A line ends its paragraph when the next line is blank or starts a list item, or when it ends a
+sentence short of the page's usual line width, or when it is a short line followed by a capitalised
+line (a heading or a label). Otherwise the next line
+continues it; a line ending in a hyphen after a lower-case letter, followed by a lower-case
+word, is joined without the hyphen (``inter-`` + ``national`` = ``international``).
+"""
+
+from __future__ import annotations
+
+import re
+
+_LIST_START = re.compile(
+    r"^(?:[-*\u2022\u25aa\u25cf\u2013\u2014\u00b7]\s|\(?\d{1,3}[.)]\s|\(?[a-z][.)]\s)"
+)
+_SENTENCE_END = re.compile(r"[.!?:;][\"'\u201d\u2019)\]]*$")
+_HYPHENATED = re.compile(r"[a-z\u00df-\u00ff]-$")
+_SOFT_HYPHEN = "\u00ad"
+#: A line shorter than this share of the page's usual width does not reach the right margin.
+SHORT_LINE = 0.85
+#: The usual width is at least this, so a page of a few short lines is not taken for a column.
+MIN_WIDTH = 60
+
+
+def reflow(page: str) -> str:
+    """One page of extracted text with each paragraph on one line, in order; blank lines dropped."""
+    lines = [line.strip() for line in page.split("\n")]
+    width = _usual_width(lines)
+    paragraphs: list[str] = []
+    current = ""
+    for index, line in enumerate(lines):
+        if not line:
+            if current:
+                paragraphs.append(current)
+            current = ""
+            continue
+        if not current:
+            current = line
+        elif _HYPHENATED.search(current) and line[:1].islower():
+            current = current[:-1] + line
+        elif current.endswith(_SOFT_HYPHEN):
+            current = current[:-1] + line
+        else:
+            current = f"{current} {line}"
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if _ends_paragraph(line, following, width):
+            paragraphs.append(current)
+            current = ""
+    if current:
+        paragraphs.append(current)
+    return "\n".join(paragraphs)
+
+
+def _usual_width(lines: list[str]) -> int:
+    """The page's usual full line length: the 80th percentile of its longer lines."""
+    lengths = sorted(len(line) for line in lines if len(line) >= 20)
+    if not lengths:
+        return MIN_WIDTH
+    return max(MIN_WIDTH, lengths[min(len(lengths) - 1, int(len(lengths) * 0.8))])
+
+
+def _ends_paragraph(line: str, following: str, width: int) -> bool:
+    if not following or _LIST_START.match(following):
+        return True
+    short = len(line) < SHORT_LINE * width
+    if _SENTENCE_END.search(line):
+        return short
+    if _HYPHENATED.search(line) or line.endswith(_SOFT_HYPHEN):
+        return False
+    return short and following[:1].isupper()
