@@ -183,9 +183,12 @@ STORAGES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REST_FRAMEWORK = {
+    # Token first: DRF takes the 401 challenge from the first class, so a request without
+    # credentials (or with a bad token) gets 401 with `WWW-Authenticate: Token`, not 403. A
+    # browser's session still authenticates (with its CSRF check) when no token is sent.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["assistant.parsers.SafeJSONParser"],
@@ -195,6 +198,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "chat": env.get_rate("AICD_CHAT_THROTTLE_RATE", "60/min"),
         "uploads": env.get_rate("AICD_UPLOAD_THROTTLE_RATE", "30/min"),
+        "registry": env.get_rate("AICD_REGISTRY_THROTTLE_RATE", "30/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

@@ -20,7 +20,11 @@ CACHES = {
 }
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,  # noqa: F405
-    "DEFAULT_THROTTLE_RATES": {"chat": "10000/min", "uploads": "10000/min"},
+    "DEFAULT_THROTTLE_RATES": {
+        "chat": "10000/min",
+        "uploads": "10000/min",
+        "registry": "10000/min",
+    },
 }
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -7,9 +7,10 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required, login_required
 from django.http import HttpRequest, HttpResponse
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from accounts.views import LoginView
+from aicd.api_not_found import ApiNotFoundView
 
 View = Callable[..., HttpResponse]
 
@@ -61,4 +62,6 @@ urlpatterns = [
     path("", include("assistant.urls")),
     path("", include("registry_review.urls")),
     path("", include("uploads.urls")),
+    # Last: any other /api/ path is a JSON 404 (401 if anonymous), never Django's HTML page.
+    re_path(r"^api/", ApiNotFoundView.as_view(), name="api-not-found"),
 ]

@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
 from django.utils.decorators import method_decorator
+from django.views.decorators.cache import never_cache
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
@@ -23,6 +24,7 @@ from uploads.owner import owner_of
 
 
 @method_decorator(login_not_required, name="dispatch")
+@method_decorator(never_cache, name="dispatch")  # answers are never kept, by caches either
 class SourceGroundedChatView(APIView):
     """POST a question; get an answered, refused or diagnostic run (always 200 when handled)."""
 

@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from aicd.throttling import SharedScopedRateThrottle
 from core.errors import ApplicationError
 from core.openapi import error_responses
 from registry_review import services
@@ -48,6 +49,8 @@ class RegistryValidateView(APIView):
     """Validate a current-source registry, record by record; nothing submitted is stored."""
 
     permission_classes = [IsAuthenticated, CanReviewRegistry]
+    throttle_classes = [SharedScopedRateThrottle]
+    throttle_scope = "registry"
 
     def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # Session authentication's CSRF check would parse a form or multipart body (and Django
@@ -56,13 +59,13 @@ class RegistryValidateView(APIView):
             _guard_body(request)
         super().initial(request, *args, **kwargs)
 
-    @extend_schema(responses={200: OpenApiTypes.OBJECT, **error_responses(401, 403)})
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **error_responses(401, 403, 429)})
     def get(self, request: Request) -> Response:
         return Response(services.review_configured().report.to_dict())
 
     @extend_schema(
         request={"application/json": OpenApiTypes.ANY},
-        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415)},
+        responses={200: OpenApiTypes.OBJECT, **error_responses(400, 401, 403, 413, 415, 429)},
     )
     def post(self, request: Request) -> Response:
         # The raw body, not request.data: malformed JSON gets a document-level report with its

@@ -13,6 +13,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
 from django.views.decorators.http import require_http_methods
 
+from aicd.throttling import throttle_posts
 from core.errors import ApplicationError
 from core.text import clip
 from registry_review import services
@@ -110,6 +111,7 @@ def _page(request: HttpRequest) -> HttpResponse:
 @csrf_exempt  # CSRF is checked by _page, after the upload handlers below are in place.
 @permission_required(PERMISSION, raise_exception=True)
 @require_http_methods(["GET", "POST"])
+@throttle_posts("registry")
 def registry_review(request: HttpRequest) -> HttpResponse:
     """GET: the configured registry's report. POST: a pasted or uploaded candidate's report."""
     if request.method == "POST":

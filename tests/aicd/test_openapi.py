@@ -122,6 +122,8 @@ def _routed_api_methods():
     from django.urls import get_resolver
     from rest_framework.views import APIView
 
+    from aicd.api_not_found import ApiNotFoundView
+
     def walk(patterns, prefix=""):
         for p in patterns:
             route = prefix + str(p.pattern)
@@ -132,8 +134,8 @@ def _routed_api_methods():
 
     for path, callback in walk(get_resolver().url_patterns):
         cls = getattr(callback, "cls", None)
-        if cls is None or not issubclass(cls, APIView):
-            continue
+        if cls is None or not issubclass(cls, APIView) or cls is ApiNotFoundView:
+            continue  # the /api/ fallback is every unknown path, not an operation
         for method in cls.http_method_names:
             if method not in ("options", "head") and hasattr(cls, method):
                 yield path, cls, method

@@ -14,6 +14,7 @@ PUBLIC = {"accounts/login/", "admin/login/"}
 REGEX_SAMPLES = {
     "admin/^(?P<app_label>auth|authtoken)/$": "admin/auth/",
     "admin/(?P<url>.*)$": "admin/no-such-page/",
+    "^api/": "api/no-such-endpoint",
 }
 _CONVERTER = re.compile(r"<(?:\w+:)?\w+>")
 
