@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path, re_path
 
 from accounts.views import LoginView
+from aicd import health
 from aicd.api_not_found import ApiNotFoundView
 
 View = Callable[..., HttpResponse]
@@ -50,6 +51,8 @@ def _docs_view() -> View:
 
 
 urlpatterns = [
+    path("api/health", health.HealthView.as_view(), name="api-health"),
+    path("api/ready", health.ReadyView.as_view(), name="api-ready"),
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
