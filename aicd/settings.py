@@ -247,13 +247,30 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env.get_bool("AICD_HSTS_PRELOAD", True)
 
+AICD_LOG_LEVEL = env.get_str("AICD_LOG_LEVEL", "INFO").upper()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env.get_str("AICD_LOG_LEVEL", "INFO")},
-    "loggers": {"bm25s": {"level": "WARNING"}, "pypdf": {"level": "ERROR"}},
+    # The level is on the handler too: a library that sets its own logger to DEBUG when it is
+    # imported (bm25s does) still prints nothing below AICD_LOG_LEVEL.
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "level": AICD_LOG_LEVEL,
+        }
+    },
+    "root": {"handlers": ["console"], "level": AICD_LOG_LEVEL},
+    "loggers": {
+        # Django's default configuration gives "django" a console handler of its own (in DEBUG)
+        # and "django.server" another; their lines also reach the root handler, so runserver
+        # printed each twice. No handlers here: every line goes once, through the root.
+        "django": {"handlers": [], "propagate": True},
+        "django.server": {"handlers": [], "propagate": True},
+        "bm25s": {"level": "WARNING"},
+        "pypdf": {"level": "ERROR"},
+    },
 }
 
 # ---------------------------------------------------------------- the assistant's own settings
