@@ -23,10 +23,22 @@ run: $(STAMP)
 	$(BIN)/python manage.py ensure_demo_user
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-## test: install and run the whole suite (with Chromium and a throwaway Redis, installed if missing)
-test: $(STAMP)
+## test: install and run the whole suite (with Chromium, a throwaway Redis and a throwaway
+## PostgreSQL, installed if missing), then the database tests again against PostgreSQL
+PG_STAMP := $(VENV)/.postgres-installed
+$(PG_STAMP): $(STAMP) pyproject.toml
+	$(BIN)/python -m pip install --quiet -e '.[dev,postgres]'
+	@touch $(PG_STAMP)
+
+# Accounts, tokens, permissions, sign-in lockout, migrations: what the database holds.
+DB_TESTS := tests/accounts tests/aicd/test_database.py tests/aicd/test_csrf_and_sessions.py \
+	tests/aicd/test_api_edges.py tests/aicd/test_health.py tests/registry_review/test_permissions.py \
+	tests/registry_review/test_source_owner_commands.py
+
+test: $(PG_STAMP)
 	$(BIN)/python manage.py build_screening_model
-	bash scripts/with-test-services $(BIN)/python -m pytest
+	bash scripts/with-test-services sh -c '$(BIN)/python -m pytest && \
+		AICD_TEST_DATABASE_URL="$$AICD_TEST_POSTGRES_URL" $(BIN)/python -m pytest $(DB_TESTS)'
 
 ## serve: migrate, build the context pack, collect static files, compile the bytecode, then
 ## gunicorn with WORKERS workers (default 2; more than one needs AICD_REDIS_URL) on AICD_BIND

@@ -183,9 +183,12 @@ STORAGES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REST_FRAMEWORK = {
+    # Token first: DRF takes the 401 challenge from the first class, so a request without
+    # credentials (or with a bad token) gets 401 with `WWW-Authenticate: Token`, not 403. A
+    # browser's session still authenticates (with its CSRF check) when no token is sent.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PARSER_CLASSES": ["assistant.parsers.SafeJSONParser"],
@@ -195,6 +198,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "chat": env.get_rate("AICD_CHAT_THROTTLE_RATE", "60/min"),
         "uploads": env.get_rate("AICD_UPLOAD_THROTTLE_RATE", "30/min"),
+        "registry": env.get_rate("AICD_REGISTRY_THROTTLE_RATE", "30/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -243,13 +247,30 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = env.get_bool("AICD_HSTS_PRELOAD", True)
 
+AICD_LOG_LEVEL = env.get_str("AICD_LOG_LEVEL", "INFO").upper()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env.get_str("AICD_LOG_LEVEL", "INFO")},
-    "loggers": {"bm25s": {"level": "WARNING"}, "pypdf": {"level": "ERROR"}},
+    # The level is on the handler too: a library that sets its own logger to DEBUG when it is
+    # imported (bm25s does) still prints nothing below AICD_LOG_LEVEL.
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "level": AICD_LOG_LEVEL,
+        }
+    },
+    "root": {"handlers": ["console"], "level": AICD_LOG_LEVEL},
+    "loggers": {
+        # Django's default configuration gives "django" a console handler of its own (in DEBUG)
+        # and "django.server" another; their lines also reach the root handler, so runserver
+        # printed each twice. No handlers here: every line goes once, through the root.
+        "django": {"handlers": [], "propagate": True},
+        "django.server": {"handlers": [], "propagate": True},
+        "bm25s": {"level": "WARNING"},
+        "pypdf": {"level": "ERROR"},
+    },
 }
 
 # ---------------------------------------------------------------- the assistant's own settings

@@ -7,9 +7,11 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required, login_required
 from django.http import HttpRequest, HttpResponse
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from accounts.views import LoginView
+from aicd import health
+from aicd.api_not_found import ApiNotFoundView
 
 View = Callable[..., HttpResponse]
 
@@ -49,6 +51,8 @@ def _docs_view() -> View:
 
 
 urlpatterns = [
+    path("api/health", health.HealthView.as_view(), name="api-health"),
+    path("api/ready", health.ReadyView.as_view(), name="api-ready"),
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
@@ -61,4 +65,6 @@ urlpatterns = [
     path("", include("assistant.urls")),
     path("", include("registry_review.urls")),
     path("", include("uploads.urls")),
+    # Last: any other /api/ path is a JSON 404 (401 if anonymous), never Django's HTML page.
+    re_path(r"^api/", ApiNotFoundView.as_view(), name="api-not-found"),
 ]

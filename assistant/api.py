@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
 from django.utils.decorators import method_decorator
-from drf_spectacular.types import OpenApiTypes
+from django.views.decorators.cache import never_cache
 from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -23,6 +23,7 @@ from uploads.owner import owner_of
 
 
 @method_decorator(login_not_required, name="dispatch")
+@method_decorator(never_cache, name="dispatch")  # answers are never kept, by caches either
 class SourceGroundedChatView(APIView):
     """POST a question; get an answered, refused or diagnostic run (always 200 when handled)."""
 
@@ -72,15 +73,3 @@ class SourceGroundedChatView(APIView):
             question=values["question"], mode=Mode(values["mode"]), session_sources=sources
         )
         return Response(run.to_dict())
-
-
-@method_decorator(login_not_required, name="dispatch")
-class HealthView(APIView):
-    """GET: ``{"status": "ok"}`` for an authenticated caller; the framework's floor in `make bench`.
-
-    It touches nothing but authentication, so it reveals nothing and costs what DRF costs.
-    """
-
-    @extend_schema(responses={200: OpenApiTypes.OBJECT})
-    def get(self, request: Request) -> Response:
-        return Response({"status": "ok"})

@@ -11,5 +11,4 @@ urlpatterns = [
     path("html/", views.reader_index, name="reader-index"),
     path("html/<path:source_path>", views.reader, name="reader"),
     path("api/source-grounded-chat", api.SourceGroundedChatView.as_view(), name="api-chat"),
-    path("api/health", api.HealthView.as_view(), name="api-health"),
 ]

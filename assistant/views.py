@@ -7,6 +7,7 @@ from collections import defaultdict
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from aicd.throttling import throttle_posts
@@ -48,6 +49,7 @@ def _run_view_model(run: Run) -> dict[str, object]:
     }
 
 
+@never_cache  # the page carries answers (after a POST) and this session's sources
 @require_http_methods(["GET", "POST"])
 @throttle_posts("chat")
 def chat(request: HttpRequest) -> HttpResponse:

@@ -1,4 +1,7 @@
-"""One error type for expected failures and the DRF handler that renders the CONTRACT error body."""
+"""One error type for expected failures and the DRF handler that renders the contract's error body.
+
+The body, ``{"error": {"code", "message", "fields"?}}``, is specified in docs/api.md.
+"""
 
 from __future__ import annotations
 

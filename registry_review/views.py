@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
-from django.contrib.auth.decorators import permission_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters, sensitive_variables
 from django.views.decorators.http import require_http_methods
+from django.views.defaults import permission_denied
 
+from aicd.throttling import throttle_posts
 from core.errors import ApplicationError
 from core.sizes import human_bytes
 from core.text import clip
@@ -88,6 +92,24 @@ def _render(
     return render(request, TEMPLATE, context, status=status)
 
 
+def _require_review_permission(
+    view: Callable[..., HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """The ordinary 403 page for users without the review permission.
+
+    Returned rather than raised: a raised PermissionDenied is logged with its traceback, but a
+    signed-in user without the grant is an expected case, logged by Django as one warning line.
+    """
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        if not request.user.has_perm(PERMISSION):
+            return permission_denied(request, PermissionDenied())
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
 @sensitive_variables("form", "review")
 @csrf_protect
 def _page(request: HttpRequest) -> HttpResponse:
@@ -109,8 +131,9 @@ def _page(request: HttpRequest) -> HttpResponse:
 @never_cache
 @sensitive_post_parameters("registry_json")
 @csrf_exempt  # CSRF is checked by _page, after the upload handlers below are in place.
-@permission_required(PERMISSION, raise_exception=True)
+@_require_review_permission
 @require_http_methods(["GET", "POST"])
+@throttle_posts("registry")
 def registry_review(request: HttpRequest) -> HttpResponse:
     """GET: the configured registry's report. POST: a pasted or uploaded candidate's report."""
     if request.method == "POST":

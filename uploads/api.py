@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_not_required
 from django.utils.decorators import method_decorator
+from django.views.decorators.cache import never_cache
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -64,6 +65,7 @@ class PasteJSONParser(JSONParser):
 
 
 @method_decorator(login_not_required, name="dispatch")
+@method_decorator(never_cache, name="dispatch")  # session sources are never kept by caches
 class SessionSourcesView(APIView):
     """This session's sources: list (GET), add a file or a paste (POST), clear all (DELETE)."""
 
@@ -150,6 +152,7 @@ class SessionSourcesView(APIView):
 
 
 @method_decorator(login_not_required, name="dispatch")
+@method_decorator(never_cache, name="dispatch")
 class SessionSourceDetailView(APIView):
     """Remove one of this session's sources."""
 

@@ -61,9 +61,18 @@ def add(request: HttpRequest) -> HttpResponse:
     return _back()
 
 
+def _throttled(request: HttpRequest) -> ApplicationError | None:
+    """The API's "uploads" count, per user: every change to the session's sources is counted."""
+    if over_limit(request, "uploads")[0]:
+        return ApplicationError("throttled", "Too many changes; wait a minute and try again.")
+    return None
+
+
 @require_POST
 def remove(request: HttpRequest, source_id: str) -> HttpResponse:
     try:
+        if refused := _throttled(request):
+            raise refused
         services.remove(session=request.session, owner=owner_of(request), source_id=source_id)
     except ApplicationError as exc:
         messages.error(request, exc.message, extra_tags=f"rejected {exc.code}")
@@ -74,6 +83,9 @@ def remove(request: HttpRequest, source_id: str) -> HttpResponse:
 
 @require_POST
 def clear(request: HttpRequest) -> HttpResponse:
+    if refused := _throttled(request):
+        messages.error(request, refused.message, extra_tags=f"rejected {refused.code}")
+        return _back()
     removed = services.clear(session=request.session, owner=owner_of(request))
     messages.success(request, f"Cleared {removed} session source(s).", extra_tags="removed")
     return _back()

@@ -1,4 +1,4 @@
-"""Every URL the project routes requires sign-in, except the two sign-in pages; admin is staff-only."""
+"""Every URL the project routes requires sign-in, except sign-in and the probes; admin is staff-only."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-PUBLIC = {"accounts/login/", "admin/login/"}
+# The two health probes are anonymous on purpose (a load balancer has no account).
+PUBLIC = {"accounts/login/", "admin/login/", "api/health", "api/ready"}
 # Sample paths for regex routes; a new regex route without a sample fails the audit on purpose.
 REGEX_SAMPLES = {
     "admin/^(?P<app_label>auth|authtoken)/$": "admin/auth/",
     "admin/(?P<url>.*)$": "admin/no-such-page/",
+    "^api/": "api/no-such-endpoint",
 }
 _CONVERTER = re.compile(r"<(?:\w+:)?\w+>")
 
