@@ -6,6 +6,7 @@ decides wording and grouping only. The stable refusal messages stay in ``assista
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,13 @@ from assistant.policy import Pattern
 from assistant.types import PackageRow
 
 EXAMPLE_COUNT = 4
+# "(AICD_SOME_SETTING)" or "(AICD_SOME_SETTING=value)" in an operator-facing detail string.
+_SETTING_NAME = re.compile(r"\s*\(AICD_[A-Z0-9_]+(?:=[^)]*)?\)")
+
+
+def without_setting_names(text: str) -> str:
+    """Operator detail as a reviewer reads it: the API's text with setting names taken out."""
+    return _SETTING_NAME.sub("", text)
 
 
 @dataclass(frozen=True)
@@ -268,7 +276,7 @@ def run_details(body: dict[str, Any]) -> list[tuple[str, str]]:
         rows.append(("Screening decision", screening))
     rows.append(("What happened", "; ".join(BEHAVIOR_WORDS.get(b, b) for b in t["behaviors"])))
     current = body["current_context"]
-    rows.append(("Current/public context", current["detail"]))
+    rows.append(("Current/public context", without_setting_names(current["detail"])))
     rows.append(("Model", f"{t['provider']} ({t['model']})"))
     rows.append(("Tokens", ", ".join(_pairs(t.get("tokens"), TOKEN_WORDS, "")) or "none"))
     cost = t.get("estimated_cost")

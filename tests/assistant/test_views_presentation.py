@@ -100,6 +100,18 @@ def test_disabled_current_mode_is_shown_disabled_with_no_setting_name(
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("adapter", ["disabled", "allowlisted_public_fetch"])
+def test_current_mode_runs_never_show_a_setting_name(logged_in_client, settings, adapter) -> None:
+    # A client that posts the mode anyway (the disabled radio is never sent by a browser), and an
+    # enabled adapter without a usable registry: both details name a setting in the API body.
+    settings.AICD_CURRENT_CONTEXT_ADAPTER = adapter
+    settings.AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = ""
+    html = ask(logged_in_client, "who owns each stage gate?", mode="package_current")
+    assert 'data-state="answered"' in html
+    assert "AICD_" not in html
+
+
+@pytest.mark.django_db
 def test_enabled_current_mode_can_be_chosen(logged_in_client, settings) -> None:
     settings.AICD_CURRENT_CONTEXT_ADAPTER = "allowlisted_public_fetch"
     html = logged_in_client.get("/").content.decode()
