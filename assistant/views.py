@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from aicd.throttling import throttle_posts
 from assistant import context_pack, history, presentation, rendering, services
@@ -110,6 +110,7 @@ def clear_history(request: HttpRequest) -> HttpResponse:
 
 
 @login_not_required
+@require_safe
 def signed_out(request: HttpRequest) -> HttpResponse:
     """Where sign-out lands: says the session, its sources and its history are gone."""
     return render(request, "registration/signed_out.html")

@@ -1,4 +1,4 @@
-"""Every URL the project routes requires sign-in, except the two sign-in pages; admin is staff-only."""
+"""Every URL the project routes requires sign-in, except the sign-in pages and the signed-out page; admin is staff-only."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-PUBLIC = {"accounts/login/", "admin/login/"}
+# The signed-out page is where sign-out lands, so it cannot require a session; it shows no data.
+PUBLIC = {"accounts/login/", "admin/login/", "accounts/signed-out/"}
 # Sample paths for regex routes; a new regex route without a sample fails the audit on purpose.
 REGEX_SAMPLES = {
     "admin/^(?P<app_label>auth|authtoken)/$": "admin/auth/",

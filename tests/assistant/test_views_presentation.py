@@ -272,3 +272,14 @@ def test_sign_out_says_so(logged_in_client) -> None:
 def test_registry_reviewer_still_sees_the_page(logged_in_client, reviewer) -> None:
     reviewer.user_permissions.add(Permission.objects.get(codename="review_registry"))
     assert logged_in_client.get("/registry-review/").status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "pattern", [Pattern.UNSUPPORTED_APPROVAL_REQUEST, Pattern.PRIVATE_INTERNAL_DATA_REQUEST]
+)
+def test_the_suggested_rephrasing_is_itself_answered(pattern) -> None:
+    step = presentation.next_step(pattern, context_pack.get_context_pack())
+    suggestion = re.search(r"“(.+?)”", step.text).group(1)
+    run = services.answer(question=suggestion, mode=Mode.PACKAGE_ONLY, session_sources=[])
+    assert run.state == "answered", suggestion
