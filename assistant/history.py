@@ -37,5 +37,24 @@ def find(session: SessionBase, run_id: str) -> dict[str, Any] | None:
     return None
 
 
+def keep_only_live_uploads(session: SessionBase, live: set[tuple[str, str]]) -> None:
+    """Forget runs that cite an uploaded source this session no longer holds.
+
+    ``live`` holds ``(session_source_id, display_title)`` of the session's sources. Removing or
+    clearing a session source thereby also drops the excerpts of it that earlier runs carried.
+    """
+    kept = [
+        e
+        for e in entries(session)
+        if all(
+            (c.get("session_source_id"), c.get("display_title")) in live
+            for c in e["body"]["citations"]
+            if c.get("session_source_id")
+        )
+    ]
+    if len(kept) != len(entries(session)):
+        session[SESSION_KEY] = kept
+
+
 def clear(session: SessionBase) -> None:
     session.pop(SESSION_KEY, None)

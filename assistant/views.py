@@ -88,6 +88,10 @@ def chat(request: HttpRequest) -> HttpResponse:
             form.initial["mode"] = Mode.PACKAGE_ONLY.value
     context["form"] = form
     context["selected_source_ids"] = selected
+    live = uploads.overview(session=request.session, owner=owner_of(request)).records
+    history.keep_only_live_uploads(
+        request.session, {(r.session_source_id, r.display_title) for r in live}
+    )
     shown = context.get("run")
     context["history"] = [
         {

@@ -283,3 +283,28 @@ def test_the_suggested_rephrasing_is_itself_answered(pattern) -> None:
     suggestion = re.search(r"“(.+?)”", step.text).group(1)
     run = services.answer(question=suggestion, mode=Mode.PACKAGE_ONLY, session_sources=[])
     assert run.state == "answered", suggestion
+
+
+@pytest.mark.django_db
+def test_removing_a_session_source_drops_the_runs_that_quote_it(logged_in_client) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    draft = b"# Draft\n\n## Stage gates\n\nThe product owner owns the stage gate decision.\n"
+    logged_in_client.post(
+        "/session-sources/add", {"file": SimpleUploadedFile("draft.md", draft), "title": ""}
+    )
+    ask(logged_in_client, "who owns each stage gate?")
+    logged_in_client.post(
+        "/",
+        {
+            "mode": "package_only",
+            "question": "who owns the stage gate decision?",
+            "session_source_ids": ["session-file-001"],
+        },
+    )
+    assert len(history.entries(logged_in_client.session)) == 2
+    logged_in_client.post("/session-sources/clear")
+    logged_in_client.get("/")
+    assert [e["question"] for e in history.entries(logged_in_client.session)] == [
+        "who owns each stage gate?"
+    ]
