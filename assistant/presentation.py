@@ -60,9 +60,9 @@ BEHAVIOR_WORDS: dict[str, str] = {
     "package_only": "Answered from the approved package only",
     "retrieval_skipped": "Current/public retrieval not used",
     "current_retrieval": "Current/public retrieval attempted",
-    "provider_called": "Language model called",
-    "provider_skipped": "Language model not called",
-    "deterministic_refusal": "Refused by a fixed screening decision, before any model call",
+    "provider_called": "Answer provider called",
+    "provider_skipped": "Answer provider not called",
+    "deterministic_refusal": "Refused by the screening step, before any provider call",
 }
 
 LATENCY_WORDS = {
@@ -70,7 +70,7 @@ LATENCY_WORDS = {
     "screening": "Screening",
     "retrieval": "Package search",
     "current_retrieval": "Current/public retrieval",
-    "provider": "Language model",
+    "provider": "Answer provider",
 }
 
 TOKEN_WORDS = {
@@ -277,7 +277,7 @@ def run_details(body: dict[str, Any]) -> list[tuple[str, str]]:
     rows.append(("What happened", "; ".join(BEHAVIOR_WORDS.get(b, b) for b in t["behaviors"])))
     current = body["current_context"]
     rows.append(("Current/public context", without_setting_names(current["detail"])))
-    rows.append(("Model", f"{t['provider']} ({t['model']})"))
+    rows.append(("Answer provider", f"{t['provider']} ({t['model']})"))
     rows.append(("Tokens", ", ".join(_pairs(t.get("tokens"), TOKEN_WORDS, "")) or "none"))
     cost = t.get("estimated_cost")
     if cost:
@@ -285,10 +285,14 @@ def run_details(body: dict[str, Any]) -> list[tuple[str, str]]:
     else:
         rows.append(("Estimated cost", "Not estimated: no token prices are configured."))
     counts = t.get("citation_class_counts") or {}
-    rows.append(("Citations", ", ".join(f"{v} {k}" for k, v in counts.items() if v) or "none"))
+    rows.append(("Citations", ", ".join(f"{k}s: {v}" for k, v in counts.items() if v) or "none"))
     rows.append(("Time taken", ", ".join(_pairs(t.get("latency_ms"), LATENCY_WORDS, " ms"))))
     rows.append(
-        ("Kept after this page", "Nothing in the database or logs; durable logging is not enabled.")
+        (
+            "Kept after this page",
+            "Only in this session's history, until you clear it or sign out; never in the "
+            "database or logs (durable logging is not enabled).",
+        )
     )
     return rows
 
