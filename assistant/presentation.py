@@ -277,7 +277,7 @@ def run_details(body: dict[str, Any]) -> list[tuple[str, str]]:
     rows.append(("What happened", "; ".join(BEHAVIOR_WORDS.get(b, b) for b in t["behaviors"])))
     current = body["current_context"]
     rows.append(("Current/public context", without_setting_names(current["detail"])))
-    rows.append(("Answer provider", f"{t['provider']} ({t['model']})"))
+    rows.append(("Answer provider", f"{t['provider']} / {t['model']}"))
     rows.append(("Tokens", ", ".join(_pairs(t.get("tokens"), TOKEN_WORDS, "")) or "none"))
     cost = t.get("estimated_cost")
     if cost:

@@ -155,7 +155,7 @@ def test_history_lists_reopens_and_clears_this_sessions_runs(session, browser_re
     items = page.locator("#history .history-item")
     assert items.count() == 2
     assert "not answered" in items.nth(0).inner_text()
-    assert page.get_by_text("never in the database or in logs").is_visible()
+    assert page.locator("#history").get_by_text("never in the database or in logs").is_visible()
     session.screenshot("history")
     with page.expect_navigation():
         items.nth(1).get_by_role("link").click()
