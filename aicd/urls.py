@@ -54,7 +54,11 @@ urlpatterns = [
     path("api/health", health.HealthView.as_view(), name="api-health"),
     path("api/ready", health.ReadyView.as_view(), name="api-ready"),
     path("accounts/login/", LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/logout/",
+        auth_views.LogoutView.as_view(next_page="assistant:signed-out"),
+        name="logout",
+    ),
     path("admin/", admin.site.urls),
     # The schema answers token clients too, so DRF (IsAuthenticated) guards it, not the redirect.
     path(

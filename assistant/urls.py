@@ -8,6 +8,8 @@ app_name = "assistant"
 
 urlpatterns = [
     path("", views.chat, name="chat"),
+    path("history/clear", views.clear_history, name="clear-history"),
+    path("accounts/signed-out/", views.signed_out, name="signed-out"),
     path("html/", views.reader_index, name="reader-index"),
     path("html/<path:source_path>", views.reader, name="reader"),
     path("api/source-grounded-chat", api.SourceGroundedChatView.as_view(), name="api-chat"),

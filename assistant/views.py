@@ -3,49 +3,40 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
+from django.contrib.auth.decorators import login_not_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from aicd.throttling import throttle_posts
-from assistant import context_pack, lanes, rendering, services
+from assistant import context_pack, history, presentation, rendering, services
 from assistant import reader as package_reader
 from assistant.forms import ChatForm
 from assistant.modes import MODE_DISPLAY_NAMES, Mode
-from assistant.types import Run
 from core.errors import ApplicationError
 from uploads import services as uploads
 from uploads.owner import owner_of
 
-CURRENT_GROUP_NOTE = (
-    "Current/public sources are not package authority. They are cited separately, may be stale, "
-    "incomplete or not approved, and approve nothing; package guidance remains the source of record."
-)
+
+def _current_enabled() -> bool:
+    return settings.AICD_CURRENT_CONTEXT_ADAPTER != "disabled"
 
 
-def _run_view_model(run: Run) -> dict[str, object]:
-    groups = []
-    for cls, label, css in (
-        (lanes.PACKAGE_CITATION, "Package citations", "package"),
-        (lanes.CURRENT_CITATION, "Current/public citations", "current"),
-        (lanes.UPLOADED_CITATION, "Uploaded/session citations", "uploaded"),
-    ):
-        items = run.citations_of_class(cls)
-        if items:
-            note = CURRENT_GROUP_NOTE if cls == lanes.CURRENT_CITATION else ""
-            groups.append(
-                {"label": label, "css": css, "citation_class": cls, "items": items, "note": note}
-            )
+def _run_context(entry: dict[str, Any], pack: context_pack.ContextPack) -> dict[str, object]:
+    body = entry["body"]
     return {
-        "run": run,
+        "run": body,
+        "card": presentation.run_card(body, pack),
         "lanes": [
-            {"label": lane.label, "html": rendering.render_prose(lane.text)} for lane in run.lanes
+            {"label": lane["label"], "html": rendering.render_prose(lane["text"])}
+            for lane in body["lanes"]
         ],
-        "citation_groups": groups,
-        "telemetry": run.telemetry,
     }
 
 
@@ -53,12 +44,17 @@ def _run_view_model(run: Run) -> dict[str, object]:
 @require_http_methods(["GET", "POST"])
 @throttle_posts("chat")
 def chat(request: HttpRequest) -> HttpResponse:
-    """The chat page: a question form, then the run's lanes, citations by class and summary."""
+    """The chat page: the question form, the run's answer card, this session's history, uploads.
+
+    GET ``?run=<id>`` reopens an earlier run of this session from the session history.
+    """
+    pack = context_pack.get_context_pack()
     context: dict[str, object] = {
-        "adapter": settings.AICD_CURRENT_CONTEXT_ADAPTER,
-        "modes": MODE_DISPLAY_NAMES,
+        "current_enabled": _current_enabled(),
+        "examples": presentation.example_questions(pack),
     }
     selected: list[str] | None = None
+    form = ChatForm()
     if request.method == "POST":
         form = ChatForm(request.POST)
         selected = request.POST.getlist("session_source_ids")
@@ -70,20 +66,60 @@ def chat(request: HttpRequest) -> HttpResponse:
             except ApplicationError as exc:
                 form.add_error(None, exc.message)
             else:
+                question = form.cleaned_data["question"]
                 run = services.answer(
-                    question=form.cleaned_data["question"],
+                    question=question,
                     mode=Mode(form.cleaned_data["mode"]),
                     session_sources=sources,
                 )
-                context.update(_run_view_model(run))
-                form = ChatForm(
-                    initial={"mode": run.mode.value, "question": form.cleaned_data["question"]}
-                )
-    else:
-        form = ChatForm()
+                entry = {"run_id": run.run_id, "question": question, "body": run.to_dict()}
+                history.add(request.session, question=question, body=entry["body"])
+                context.update(_run_context(entry, pack))
+                form = ChatForm(initial={"mode": run.mode.value, "question": question})
+    elif request.GET.get("run"):
+        earlier = history.find(request.session, request.GET["run"])
+        if earlier is not None:
+            context.update(_run_context(earlier, pack))
+            form = ChatForm(
+                initial={"mode": earlier["body"]["mode"], "question": earlier["question"]}
+            )
+    if not _current_enabled():
+        form.fields["mode"].widget.disabled_choices = {Mode.PACKAGE_CURRENT.value}
+        if not form.is_bound:
+            # A disabled radio is never sent: the next question goes out package-only.
+            form.initial["mode"] = Mode.PACKAGE_ONLY.value
     context["form"] = form
     context["selected_source_ids"] = selected
+    live = uploads.overview(session=request.session, owner=owner_of(request)).records
+    history.keep_only_live_uploads(
+        request.session, {(r.session_source_id, r.display_title) for r in live}
+    )
+    shown = context.get("run")
+    context["history"] = [
+        {
+            "run_id": e["run_id"],
+            "question": e["question"],
+            "state": e["body"]["state"],
+            "mode_name": MODE_DISPLAY_NAMES[Mode(e["body"]["mode"])],
+            "current": isinstance(shown, dict) and shown["run_id"] == e["run_id"],
+        }
+        for e in history.entries(request.session)
+    ]
     return render(request, "assistant/chat.html", context)
+
+
+@require_POST
+def clear_history(request: HttpRequest) -> HttpResponse:
+    """Forget this session's earlier questions and answers."""
+    history.clear(request.session)
+    return redirect("assistant:chat")
+
+
+@login_not_required
+@require_safe
+def signed_out(request: HttpRequest) -> HttpResponse:
+    """Where sign-out lands: says the session, its sources and its history are gone."""
+    return render(request, "registration/signed_out.html")
 
 
 def reader_index(request: HttpRequest) -> HttpResponse:
@@ -109,4 +145,9 @@ def reader(request: HttpRequest, source_path: str) -> HttpResponse:
     page = package_reader.render_artifact(context_pack.get_context_pack(), source_path)
     if page is None:
         raise Http404("No package artifact at this path.")
-    return render(request, "assistant/reader.html", {"page": page})
+    # A citation's link carries its run, so the reader can lead back to that answer.
+    run_id = request.GET.get("run", "")
+    back = reverse("assistant:chat")
+    if run_id and history.find(request.session, run_id) is not None:
+        back = f"{back}?{urlencode({'run': run_id})}#result"
+    return render(request, "assistant/reader.html", {"page": page, "back_href": back})

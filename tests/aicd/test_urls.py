@@ -1,4 +1,4 @@
-"""Every URL the project routes requires sign-in, except sign-in and the probes; admin is staff-only."""
+"""Every URL the project routes requires sign-in, except the sign-in pages, the signed-out page and the probes; admin is staff-only."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-# The two health probes are anonymous on purpose (a load balancer has no account).
-PUBLIC = {"accounts/login/", "admin/login/", "api/health", "api/ready"}
+# The two health probes are anonymous on purpose (a load balancer has no account); the signed-out
+# page is where sign-out lands, so it cannot require a session; it shows no data.
+PUBLIC = {"accounts/login/", "admin/login/", "accounts/signed-out/", "api/health", "api/ready"}
 # Sample paths for regex routes; a new regex route without a sample fails the audit on purpose.
 REGEX_SAMPLES = {
     "admin/^(?P<app_label>auth|authtoken)/$": "admin/auth/",

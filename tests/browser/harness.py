@@ -25,7 +25,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 # Runs in every document before any page script: forwards each CSP violation to the test.
 CSP_LISTENER = """
@@ -84,9 +84,23 @@ class BrowserSession:
 
     def ask(self, question: str, *, mode_label: str = "Package-only") -> None:
         self.page.get_by_role("radio", name=mode_label).check()
-        self.page.get_by_label("Question").fill(question)
+        self.page.get_by_label("Question", exact=True).fill(question)
         with self.page.expect_navigation():
-            self.page.get_by_role("button", name="Ask").click()
+            self.page.get_by_role("button", name="Ask", exact=True).click()
+
+    def open_citations(self) -> None:
+        """Expand every citation's disclosure, as a reader clicking each number would."""
+        self.page.eval_on_selector_all(
+            "li.citation details", "els => els.forEach(d => d.open = true)"
+        )
+
+    def horizontal_overflow(self) -> int:
+        """How many CSS pixels the page is wider than the viewport (0 when nothing scrolls sideways)."""
+        return int(
+            self.page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+        )
 
     def assert_no_text(self, *needles: str) -> None:
         """None of ``needles`` appears in the current page's HTML or its visible text."""

@@ -1,7 +1,7 @@
 """The chat page in a real browser: sign in, ask, refuse, current mode, keyboard-only, the guards.
 
 Every test ends with ``assert_clean()``: zero requests left the app's origin, zero CSP
-violations, zero console errors. Screenshots of each state go to test-artifacts/browser/.
+violations, zero console errors. Screenshots of each state go to test-artifacts/screenshots/.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ def group_labels(session) -> list[tuple[str, str, str]]:
     """(aria-label, heading, data-citation-class) of every citation group on the page."""
     rows = session.page.eval_on_selector_all(
         "section.citations",
-        "els => els.map(e => [e.getAttribute('aria-label'), e.querySelector('h3').textContent,"
-        " e.dataset.citationClass])",
+        "els => els.map(e => [e.getAttribute('aria-label'),"
+        " e.querySelector('h3 .group-title').textContent, e.dataset.citationClass])",
     )
     return [tuple(row) for row in rows]
 
@@ -57,7 +57,7 @@ def test_sign_in_answer_and_refusal_leak_nothing(session, browser_reviewer, sett
     session.screenshot("03-answered")
 
     session.ask(REFUSED)
-    assert page.locator("#result-heading").inner_text().startswith("Refused")
+    assert page.locator("#result-heading").inner_text() == "Private or internal data"
     assert page.locator(".refusal").get_attribute("data-pattern") == "private_internal_data_request"
     assert group_labels(session) == []
     assert page.locator("section.lane").count() == 0
@@ -70,22 +70,19 @@ def test_sign_in_answer_and_refusal_leak_nothing(session, browser_reviewer, sett
     session.assert_clean()
 
 
-def test_package_current_with_the_disabled_adapter(session, browser_reviewer) -> None:
+def test_package_current_is_shown_disabled_when_not_enabled(session, browser_reviewer) -> None:
     session.sign_in("rita", PASSWORD)
-    session.ask(IN_SCOPE, mode_label="Package + current context")
     page = session.page
-    assert page.locator("#result-heading .badge").inner_text() == "Package + current context"
-    labels = page.locator("section.lane h3").all_inner_texts()
-    assert labels == [
-        "Package says",
-        "Current/public source says",
-        "Synthesis / implications",
-        "Divergence / update candidate",
-    ]
-    assert page.locator('.notice[data-pattern="no_current_source_support"]').count() == 1
-    assert group_labels(session) == [("Package citations", "Package citations", "package citation")]
-    page.locator("details.run-summary summary").click()
-    assert "disabled · disabled" in page.locator("details.run-summary").inner_text()
+    current = page.get_by_role("radio", name="Package + current context")
+    assert current.is_disabled()
+    assert page.get_by_role("radio", name="Package-only").is_checked()
+    assert page.get_by_text(
+        "Not enabled. Package-only mode remains the live assistant mode."
+    ).is_visible()
+    assert "AICD_" not in page.inner_text("body") and "AICD_" not in page.content()
+    session.ask(IN_SCOPE)
+    assert page.locator(".mode-badge").inner_text() == "Package-only"
+    assert "AICD_" not in page.content()
     session.screenshot("current-disabled")
     session.assert_clean()
 
@@ -124,9 +121,11 @@ def test_current_citations_render_in_their_own_group_and_the_browser_never_fetch
         ("Package citations", "Package citations", "package citation"),
         ("Current/public citations", "Current/public citations", "current/public citation"),
     ]
+    assert page.locator("#current-status").get_attribute("data-current-state") == "retrieved"
     current = page.locator("section.citations-current li.citation")
     assert current.count() == 1
     assert current.locator(".citation-class").text_content() == "current/public citation"
+    session.open_citations()
     assert CURRENT_URL in current.inner_text()
     assert "trust: authoritative" in current.inner_text()
     styles = page.eval_on_selector_all(
@@ -144,7 +143,7 @@ def test_current_citations_render_in_their_own_group_and_the_browser_never_fetch
 def test_keyboard_only_use_of_the_form(session, browser_reviewer) -> None:
     session.sign_in("rita", PASSWORD)
     page = session.page
-    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.locator(".skip-link").focus()  # start from the top of the page, as a keyboard user does
 
     def focused() -> dict[str, str]:
         return page.evaluate(
@@ -154,14 +153,16 @@ def test_keyboard_only_use_of_the_form(session, browser_reviewer) -> None:
 
     for _ in range(20):
         page.keyboard.press("Tab")
-        if focused()["name"] == "mode":
+        if focused()["tag"] == "TEXTAREA":
             break
-    assert focused()["value"] == "package_only"
-    page.keyboard.press("ArrowDown")
-    assert page.locator('input[value="package_current"]').is_checked()
-    page.keyboard.press("Tab")
-    assert focused()["tag"] == "TEXTAREA"
+    assert focused()["id"] == "id_question"
     page.keyboard.type(IN_SCOPE)
+    page.keyboard.press("Tab")
+    assert focused() == {"tag": "INPUT", "id": "id_mode_0", "name": "mode", "value": "package_only"}
+    # The disabled mode cannot be reached with the arrow keys.
+    page.keyboard.press("ArrowDown")
+    assert page.locator("#id_mode_0").is_checked()
+    assert not page.locator("#id_mode_1").is_checked()
     # Other form controls (session-source choices, their link) may sit between; Tab past them.
     for _ in range(6):
         page.keyboard.press("Tab")
@@ -171,8 +172,12 @@ def test_keyboard_only_use_of_the_form(session, browser_reviewer) -> None:
     session.screenshot("keyboard-before-submit")
     with page.expect_navigation():
         page.keyboard.press("Enter")
-    assert page.locator("#result-heading").inner_text().startswith("Answer")
-    assert page.locator("#result-heading .badge").inner_text() == "Package + current context"
+    assert page.locator("#result-heading").inner_text() == "Answer"
+    # The first citation number opens with the keyboard too.
+    page.locator("li.citation summary").first.focus()
+    page.keyboard.press("Enter")
+    assert page.locator("li.citation details").first.get_attribute("open") is not None
+    assert page.locator("li.citation blockquote").first.is_visible()
     session.screenshot("keyboard-answered")
     session.assert_clean()
 

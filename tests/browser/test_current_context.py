@@ -85,10 +85,9 @@ def test_real_adapter_never_reaches_a_loopback_source(
     session.sign_in("rita", PASSWORD)
     session.ask("who owns each stage gate?", mode_label="Package + current context")
     page = session.page
-    page.locator("details.run-summary summary").click()
-    summary = page.locator("details.run-summary").inner_text()
-    assert "allowlisted_public_fetch ·" in summary
-    assert "· retrieved" not in summary
+    assert page.locator("#current-status").get_attribute("data-current-state") != "retrieved"
+    page.locator("details.run-details summary").click()
+    assert "Current/public context" in page.locator("details.run-details").inner_text()
     assert page.locator('.notice[data-pattern="no_current_source_support"]').count() == 1
     assert page.locator("section.citations-current").count() == 0
     session.screenshot("current-local-registry")
@@ -160,6 +159,7 @@ def test_real_adapter_retrieves_from_a_local_https_source_and_the_browser_never_
         page_ = session.page
         current = page_.locator("section.citations-current li.citation")
         assert current.count() == 1
+        session.open_citations()
         assert server.url("/guide/stage-gates") in current.inner_text()
         assert "named owner who records the decision" in current.inner_text()
         assert page_.get_by_role("region", name="Current/public source says").is_visible()
