@@ -60,6 +60,7 @@ $(BENCH_STAMP): $(STAMP) pyproject.toml
 	@touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)
+	$(BIN)/python manage.py build_screening_model
 	bash scripts/install-missing redis-server=redis-server redis-cli=redis-tools wrk=wrk \
 		pdftotext=poppler-utils
 	$(BIN)/python -m bench

@@ -52,9 +52,6 @@ def two_workers(
         workdir,
         AICD_REDIS_URL=redis_url,
         AICD_CONTEXT_PACK_DIR=str(settings.AICD_CONTEXT_PACK_DIR),
-        # The model make test builds; without it each worker trains one on its first question
-        # (tens of seconds on a busy machine), past the client's timeout.
-        AICD_SCREENING_MODEL_DIR=str(settings.AICD_SCREENING_MODEL_DIR),
         AICD_WORKERS="2",
         AICD_EXPOSE_WORKER_PID="1",
         AICD_SESSION_AGE_S=str(SESSION_AGE_S),
