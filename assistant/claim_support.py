@@ -437,9 +437,14 @@ class _Sentence:
 class Analyzer:
     """Text analysis shared by every claim of one answer: stems, glossary synonyms, package words."""
 
+    MEMO_SIZE = 50_000
+
     def __init__(self, expansion: Expansion, vocabulary: Container[str] = ()) -> None:
         self.expansion = expansion
         self.vocabulary = vocabulary
+        # The same package rows are sent again and again: a sentence is analysed once per
+        # process (read-only afterwards), not on every answer.
+        self._sentences: dict[str, _Sentence] = {}
 
     def terms(self, text: str) -> list[str]:
         """Content stems, without modal and negation words (those are checked on their own)."""
@@ -456,6 +461,14 @@ class Analyzer:
         return self.expansion.expansions_by_word(stems(text))
 
     def sentence(self, text: str) -> _Sentence:
+        found = self._sentences.get(text)
+        if found is None:
+            if len(self._sentences) >= self.MEMO_SIZE:
+                self._sentences.clear()
+            found = self._sentences[text] = self._analyse(text)
+        return found
+
+    def _analyse(self, text: str) -> _Sentence:
         return _Sentence(
             text=text,
             terms=frozenset(self.terms(text)),
@@ -782,6 +795,20 @@ def lane_claims(lane: Lane) -> list[Claim]:
     return split_claims(lane.label, lane.text)
 
 
+_ANALYZERS: dict[tuple[int, int], Analyzer] = {}
+
+
+def analyzer_for(expansion: Expansion, vocabulary: Container[str] = ()) -> Analyzer:
+    """One analyzer per (expansion, vocabulary) pair in use: the pack's, in the app."""
+    key = (id(expansion), id(vocabulary))
+    found = _ANALYZERS.get(key)
+    if found is None or found.expansion is not expansion or found.vocabulary is not vocabulary:
+        if len(_ANALYZERS) >= 8:
+            _ANALYZERS.clear()
+        found = _ANALYZERS[key] = Analyzer(expansion, vocabulary)
+    return found
+
+
 def check(
     answer_lanes: Sequence[Lane],
     request: ProviderRequest,
@@ -791,7 +818,7 @@ def check(
     threshold: float = DEFAULT_THRESHOLD,
 ) -> SupportReport:
     """Score every claim of verified lanes against the sources sent; the rule depends on the lane."""
-    analyzer = Analyzer(expansion, vocabulary)
+    analyzer = analyzer_for(expansion, vocabulary)
     sent = {ref.citation_id: SourceText.of(ref, analyzer) for ref in request.all_refs()}
     package_roles = set().union(set(), *(roles(ref.text) for ref in request.package_refs))
     scores: list[ClaimScore] = []
