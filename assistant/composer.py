@@ -5,7 +5,8 @@ sources it is sent. Every unit (``assistant/units.py``) of every source is score
 IDF-weighted question terms it contains, the source's rank, its heading and what the question
 asks (``question_type``): who decides -> a unit naming a role; what must / which items -> the
 list or table, whole; how long / how many -> a unit with a figure; what is X -> the sentence
-defining X. The best unit leads; a further unit is added only when it scores close to the lead
+defining X. The best unit leads, with the next sentence of its paragraph when it is a sentence
+(a lead often names the subject and the next sentence says what it is); a further unit is added only when it scores close to the lead
 and brings question terms or facts the answer does not have yet, up to four sources. Lists and
 tables are written as bullet items, anti-pattern text only under "The playbook warns against:",
 and no sentence is written twice.
@@ -39,9 +40,10 @@ MAX_UNITS = 4
 MAX_CHARS = 1600
 MAX_LIST_ITEMS = 14
 ADJACENT_WEIGHT = 1.6
-SUPPORT_SHARE = 0.4
+SUPPORT_SHARE = 0.25
+LISTING_LEAD_SHARE = 0.2
 # A unit from a source not cited yet may support at a lower share: another section often holds the rest.
-OTHER_SOURCE_SHARE = 0.3
+OTHER_SOURCE_SHARE = 0.2
 RANK_PRIOR = (1.0, 0.7, 0.55, 0.45, 0.4, 0.35, 0.3, 0.3)
 
 _DEFINITION_Q = re.compile(
@@ -153,9 +155,27 @@ class Composer:
         if not scored:
             return ""
         scored.sort(key=lambda s: (-s.score, s.ref_index, s.unit.position))
-        lead = self._widen(scored[0], scored, qtype)
+        first = scored[0]
+        if qtype == LISTING and first.unit.kind not in (LIST, TABLE):
+            # A question asking for a list is led by a whole list or table that scores near the
+            # best unit, rather than by a sentence about it.
+            first = next(
+                (
+                    s
+                    for s in scored
+                    if s.unit.kind in (LIST, TABLE)
+                    and len(s.unit.parts) <= MAX_LIST_ITEMS
+                    and s.score >= LISTING_LEAD_SHARE * first.score
+                ),
+                first,
+            )
+        lead = self._widen(first, scored, qtype)
         chosen = [lead]
         covered = set(lead.terms)
+        follow = self._continuation(lead, refs)
+        if follow is not None:
+            chosen.append(follow)
+            covered |= follow.terms
         for candidate in scored[1:]:
             if len(chosen) >= MAX_UNITS:
                 break
@@ -216,6 +236,9 @@ class Composer:
         for unit in units(ref.text):
             text = _unit_text(unit)
             terms = frozenset(analyze(text, self.expansion)) & frozenset(q_terms)
+            if unit.kind in (LIST, TABLE):
+                # A section's list or table is about what its heading names.
+                terms |= frozenset(heading_terms) & frozenset(q_terms)
             overlap = sum(q_terms[t] for t in terms)
             if overlap <= 0:
                 continue
@@ -296,6 +319,21 @@ class Composer:
         ):
             return Scored(lead.score, lead.ref_index, whole.unit, lead.terms | whole.terms)
         return lead
+
+    def _continuation(self, lead: Scored, refs: tuple[SourceRef, ...]) -> Scored | None:
+        """The sentence after a sentence lead, in the same paragraph: a lead sentence often
+        names the subject ("Exit criteria say when the proof of concept is finished.") and the
+        next one carries what it says."""
+        if lead.unit.kind != SENTENCE:
+            return None
+        for unit in units(refs[lead.ref_index].text):
+            if (
+                unit.kind == SENTENCE
+                and unit.block == lead.unit.block
+                and unit.position == lead.unit.position + 1
+            ):
+                return Scored(lead.score * 0.5, lead.ref_index, unit, frozenset())
+        return None
 
     @staticmethod
     def _overlaps(candidate: Scored, chosen: list[Scored]) -> bool:

@@ -1,134 +1,142 @@
-"""Question-aware re-ranking of retrieval hits: heading and definition matches, section kinds.
+"""Learned re-ranking of retrieval hits: which package section answers the question.
 
-BM25 (``assistant/retrieval.py``) ranks rows by shared words. A reader looking for "the
-decision record" wants the section headed "Decision records" first, and "What is a source
-owner?" wants the section that defines a source owner. This module re-orders the leading
-hits: a row whose heading the question names (every content word of the heading is in the
-question, after typo correction and glossary expansion) gains in proportion to how much of the
-question its heading covers; a definition question naming a heading exactly puts that row
-first and counts as package support; anti-pattern sections give way to guidance unless the
-question asks about failures. It never removes a hit and never refuses.
+BM25 (``assistant/retrieval.py``) finds the candidate sections by shared words; it cannot tell
+the section that answers "Who decides the production go-live?" from one that mentions the same
+words. This module re-orders the candidates (BM25's leading rows, plus any section whose
+heading the question names) by a linear model over the pair features of
+``assistant/rank_features.py``, learnt by ``manage.py build_ranker`` from the project's labelled
+questions (``assistant/ranking_data/``) into ``assistant/ranking_data/ranker.json``. A score is
+the candidate's share of a softmax over the candidates, so "close to the best" is a ratio. It
+never removes a hit and never refuses; a definition question that names a section heading counts
+as package support.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
+import json
+import math
+from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
-from assistant import composer, section_kinds
+from assistant import rank_features, section_kinds, section_space
 from assistant.retrieval import Hit, Index, SearchResult
 from assistant.types import PackageRow
-from assistant.units import units
-from core.text import content_stems, stems
+from core.text import content_stems
 
 DEPTH = 24
-HEADING_BONUS = 0.6
-UNIT_BONUS = 0.8
-DEFINITION_BONUS = 1.6
-ANTI_PATTERN_WEIGHT = 0.8
-# "What must ... check / include" wants the checklist, whole, more than a definition.
-CHECKLIST_WEIGHT = 1.4
-LISTING_DEFINITION_WEIGHT = 0.8
-GENERIC_HEADINGS = frozenset({"purpose and scope"})
-_WARN_Q = re.compile(
-    r"\b(?:anti-?patterns?|mistakes?|wrong|warn|avoid|pitfalls?|fail\w*|bad|blockers?)\b", re.I
-)
+MODEL_PATH = Path(__file__).resolve().parent / "ranking_data" / "ranker.json"
 
 
-@lru_cache(maxsize=4096)
-def _heading_stems(heading: str) -> frozenset[str]:
-    return frozenset(content_stems(heading))
+class StaleRankerError(RuntimeError):
+    """The committed ranker was trained on a different feature list than the code computes."""
 
 
-def _weight(index: Index, terms: frozenset[str] | set[str]) -> float:
-    return sum(index.idf(t) or 0.0 for t in terms)
+@dataclass(frozen=True)
+class RankerModel:
+    features: tuple[str, ...]
+    weights: tuple[float, ...]
+
+    def score(self, vector: list[float]) -> float:
+        return sum(w * x for w, x in zip(self.weights, vector, strict=True))
+
+    def to_json(self, **about: object) -> str:
+        return json.dumps(
+            {
+                **about,
+                "features": list(self.features),
+                "weights": [round(w, 6) for w in self.weights],
+            },
+            indent=1,
+        )
 
 
-def _question_stems(index: Index, question: str) -> set[str]:
-    seq = [index.correct(s) for s in stems(question)]
-    base = set(content_stems(" ".join(seq)))
-    for tokens in index.expansion.expansions_by_word(seq).values():
-        base |= {t for t in tokens if not t.startswith("ph_")}
-    return base
+@lru_cache(maxsize=1)
+def model() -> RankerModel:
+    raw = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    features = tuple(raw["features"])
+    if features != rank_features.FEATURES:
+        raise StaleRankerError(
+            f"{MODEL_PATH} was trained on other features; run `manage.py build_ranker`"
+        )
+    return RankerModel(features, tuple(float(w) for w in raw["weights"]))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    hit: Hit
+    vector: list[float]
+
+
+@lru_cache(maxsize=8)
+def _first_rows(index: Index) -> frozenset[str]:
+    """The row id of each artifact's first section."""
+    first: dict[str, str] = {}
+    for row in index.rows:
+        first.setdefault(row.source_path, row.row_id)
+    return frozenset(first.values())
+
+
+def candidates(index: Index, question: str, result: SearchResult) -> list[Candidate]:
+    """BM25's leading rows and the rows the question names by heading, with their features."""
+    q = rank_features.analyse(index, question)
+    space = section_space.for_index(index)
+    q_vector = space.question_vector(question)
+    first = _first_rows(index)
+    top = result.top_score or 1.0
+    pool: dict[str, tuple[Hit, int | None]] = {
+        hit.row.row_id: (hit, rank) for rank, hit in enumerate(result.hits)
+    }
+    for row in _headed_rows(index, q.own, q.term):
+        pool.setdefault(row.row_id, (Hit(row=row, score=0.0, matched_terms=()), None))
+    return [
+        Candidate(
+            hit,
+            rank_features.vector(
+                q,
+                hit.row,
+                first_stage=hit.score,
+                first_stage_top=top,
+                first_stage_rank=rank,
+                first_of_artifact=hit.row.row_id in first,
+                similarity=space.similarity(q_vector, hit.row),
+            ),
+        )
+        for hit, rank in pool.values()
+    ]
 
 
 def search(index: Index, question: str, *, k: int) -> SearchResult:
-    """``index.search`` re-ranked for the question; the first ``k`` hits."""
+    """``index.search`` re-ranked for the question; the first ``k`` hits, scored 0-1."""
     result = index.search(question, k=DEPTH)
     if not result.hits:
         return result
-    q_stems = _question_stems(index, question)
-    q_weight = _weight(index, set(content_stems(question))) or 1.0
-    top = result.top_score or 1.0
-    term = composer.defined_term(question)
-    term_stems = frozenset(content_stems(term)) if term else frozenset()
-    warn_q = bool(_WARN_Q.search(question))
-    listing = composer.question_type(question) == composer.LISTING
-
-    q_idf = {t: index.idf(t) or 0.0 for t in set(content_stems(question))}
-    own = set(content_stems(" ".join(index.correct(w) for w in stems(question))))
-    by_id = {h.row.row_id: h for h in result.hits}
-    for row in _headed_rows(index, frozenset(own), term_stems):
-        by_id.setdefault(row.row_id, Hit(row=row, score=0.0, matched_terms=()))
-    defined = False
-    scored: list[tuple[float, int, Hit]] = []
-    for order, hit in enumerate(by_id.values()):
-        score = hit.score
-        heading = _heading_stems(hit.row.heading)
-        glossary = hit.row.kind == section_kinds.DEFINITION
-        if term_stems and heading and heading in (term_stems, term_stems & q_stems):
-            score += top * DEFINITION_BONUS * (1.0 if glossary else 0.8)
-            defined = True
-        elif (
-            len(heading) > 1
-            and heading <= own
-            and not glossary
-            and hit.row.heading.lower() not in GENERIC_HEADINGS
-        ):
-            score += top * HEADING_BONUS * min(1.0, _weight(index, heading) / q_weight)
-        score += top * UNIT_BONUS * _best_unit_share(index, hit.row.text, q_idf)
-        if listing and hit.row.kind == section_kinds.CHECKLIST:
-            score *= CHECKLIST_WEIGHT
-        elif listing and hit.row.kind == section_kinds.DEFINITION:
-            score *= LISTING_DEFINITION_WEIGHT
-        if hit.row.kind == section_kinds.ANTI_PATTERN and not warn_q:
-            score *= ANTI_PATTERN_WEIGHT
-        scored.append((score, order, dataclasses.replace(hit, score=score)))
-    scored.sort(key=lambda s: (-s[0], s[1]))
-    hits = tuple(h for _, _, h in scored[:k])
-    return dataclasses.replace(
-        result,
-        hits=hits,
-        top_score=hits[0].score,
-        supported=result.supported or defined,
+    ranker = model()
+    pool = candidates(index, question, result)
+    raw = [ranker.score(c.vector) for c in pool]
+    best = max(raw)
+    total = sum(math.exp(s - best) for s in raw)
+    scored = sorted(
+        (
+            (math.exp(s - best) / total, order, c.hit)
+            for order, (s, c) in enumerate(zip(raw, pool, strict=True))
+        ),
+        key=lambda item: (-item[0], item[1]),
     )
-
-
-def _best_unit_share(index: Index, text: str, q_idf: dict[str, float]) -> float:
-    """The largest IDF share of the question's words that one unit of the row holds together."""
-    total = sum(q_idf.values()) or 1.0
-    best = 0.0
-    for unit_stems in _unit_stems(text):
-        best = max(best, sum(w for t, w in q_idf.items() if t in unit_stems))
-    return best / total
-
-
-@lru_cache(maxsize=4096)
-def _unit_stems(text: str) -> tuple[frozenset[str], ...]:
-    return tuple(
-        frozenset(content_stems(" ".join((u.intro, u.text)) if u.kind == "item" else u.text))
-        for u in units(text)
-        if u.kind not in ("list", "table")
-    )
+    hits = tuple(dataclasses.replace(hit, score=share) for share, _, hit in scored[:k])
+    term = rank_features.analyse(index, question).term
+    defined = bool(term) and any(frozenset(content_stems(h.row.heading)) == term for h in hits[:1])
+    # ``top_score`` stays BM25's: the answerability judge (assistant/answerability.py) weighs it.
+    return dataclasses.replace(result, hits=hits, supported=result.supported or defined)
 
 
 def _headed_rows(index: Index, own: frozenset[str], term: frozenset[str]) -> list[PackageRow]:
     """Rows the question names by heading: the defined term, or a heading of two words or more."""
     out = []
     for row in index.rows:
-        heading = _heading_stems(row.heading)
-        if not heading or row.heading.lower() in GENERIC_HEADINGS:
+        heading = frozenset(content_stems(row.heading))
+        if not heading:
             continue
         if heading == term or (
             len(heading) > 1 and heading <= own and row.kind != section_kinds.DEFINITION

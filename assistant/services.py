@@ -8,7 +8,18 @@ from collections.abc import Sequence
 from django.conf import settings
 
 from assistant import citations as records
-from assistant import conflict, criteria_review, lanes, policy, prompt, ranking, verification
+from assistant import (
+    composer,
+    conflict,
+    criteria_review,
+    lanes,
+    policy,
+    prompt,
+    ranking,
+    section_kinds,
+    units,
+    verification,
+)
 from assistant.context_pack import get_context_pack
 from assistant.current.base import (
     RETRIEVED,
@@ -26,8 +37,11 @@ from uploads import selection as uploaded
 from uploads.types import SessionSource
 
 MAX_PACKAGE_REFS = 4
-RELATIVE_SCORE_FLOOR = 0.45
+# A row is sent when its ranker share is at least this fraction of the best row's.
+RELATIVE_SCORE_FLOOR = 0.1
 SEARCH_DEPTH = 8
+# How far down the ranking a list question looks for a section that holds a list or table.
+LISTING_DEPTH = 4
 WEAK_TRUST_LABELS = {"community", "news", "unknown", "vendor/self-published"}
 STALE_WORDS = ("stale", "outdated", "superseded", "historical", "unreviewed", "out of date")
 
@@ -73,7 +87,7 @@ def answer(
     if decision.refusal is not None:
         return run.refused(decision.refusal, refused_sources=len(session_sources))
 
-    rows = _select_rows(search)
+    rows = _select_rows(search, question)
     review = criteria_review.plan(question, session_sources, pack.review)
     if review is not None:
         # The declared criteria and the rules a draft breaks are cited like any package row.
@@ -187,10 +201,29 @@ def _with_uploads(
     )
 
 
-def _select_rows(search: SearchResult) -> tuple[PackageRow, ...]:
-    top = search.top_score
+def _select_rows(search: SearchResult, question: str) -> tuple[PackageRow, ...]:
+    """The ranked rows whose ranker share is close to the best one's (assistant/ranking.py).
+
+    A question asking for a list ("What must ... check?") is answered by a list or table: when
+    none of those rows holds one, the best-ranked leading checklist (or else row with a list) is sent
+    as well.
+    """
+    if not search.hits:
+        return ()
+    top = search.hits[0].score
     picked = [h.row for h in search.hits if h.score >= top * RELATIVE_SCORE_FLOOR]
-    return tuple(picked[:MAX_PACKAGE_REFS])
+    picked = picked[:MAX_PACKAGE_REFS]
+    if composer.question_type(question) == composer.LISTING and not any(map(_lists, picked)):
+        leading = [h.row for h in search.hits[:LISTING_DEPTH]]
+        checklists = [r for r in leading if r.kind == section_kinds.CHECKLIST and _lists(r)]
+        listed = next(iter(checklists or [r for r in leading if _lists(r)]), None)
+        if listed is not None:
+            picked = picked[: MAX_PACKAGE_REFS - 1] + [listed]
+    return tuple(picked)
+
+
+def _lists(row: PackageRow) -> bool:
+    return any(u.kind in (units.LIST, units.TABLE) for u in units.units(row.text))
 
 
 def _narrowing_notices(mode: Mode, current: CurrentContextResult) -> tuple[Notice, ...]:

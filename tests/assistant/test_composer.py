@@ -12,7 +12,7 @@ from assistant import composer, lanes, services
 from assistant.modes import RunState
 from assistant.providers.deterministic import DeterministicProvider
 
-DEV = Path(__file__).parent.parent / "eval" / "answers" / "dev-analyst.jsonl"
+DEV = Path(__file__).resolve().parents[2] / "assistant" / "ranking_data" / "questions-analyst.jsonl"
 
 
 def _answer(question: str):  # type: ignore[no-untyped-def]

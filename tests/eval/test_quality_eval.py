@@ -1,8 +1,10 @@
 """Answer-quality and criteria-review floors on the held-out sets (the full report is `make eval`).
 
 The floors sit slightly below what the held-out sets measured when this landed (docs/evaluation.md);
-several are below the issue's bars, which the held-out sets do not yet meet. The tuning sets
-(dev-analyst, consultant) carry no floor here: a figure on the data a rule was tuned on proves little.
+several are below the issue's bars, which the held-out sets do not yet meet. The answer floors are
+on the counsel and pm questions pooled (the ranker trains on the analyst and auditor questions);
+the review floors on the engineer drafts. Training and tuning sets carry no floor here: a figure
+on the data a model was fitted to proves little.
 """
 
 from __future__ import annotations
@@ -14,16 +16,16 @@ import pytest
 from assistant import answer_eval, review_eval
 
 HERE = Path(__file__).parent
-ANSWER_FLOORS = {"hit_at_1": 0.53, "hit_at_any": 0.66, "key_fact_recall": 0.39, "answered": 0.94}
+ANSWER_FLOORS = {"hit_at_1": 0.66, "hit_at_any": 0.75, "key_fact_recall": 0.56, "answered": 0.92}
+HELD_OUT_ANSWERS = ("answers/heldout-counsel.jsonl", "answers/heldout-pm.jsonl")
 REVIEW_FLOORS = {"recall": 0.78, "contradictions_flagged": 0.50, "verbatim_rate": 0.98}
 REVIEW_CEILINGS = {"false_alarm_rate": 0.33}
 
 
 @pytest.fixture(scope="module")
 def answers() -> dict[str, float]:
-    return answer_eval.figures(
-        answer_eval.evaluate(answer_eval.load(HERE / "answers/heldout-auditor.jsonl"))
-    )
+    questions = [q for name in HELD_OUT_ANSWERS for q in answer_eval.load(HERE / name)]
+    return answer_eval.figures(answer_eval.evaluate(questions))
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,69 @@
+"""A latent semantic space of the package's sections, learnt from the package text alone.
+
+Two sections that use the same words together ("release", "version", "source owner") end up
+close even where a question shares few words with the one that answers it. The space is a
+truncated SVD of the sections' TF-IDF stem vectors (scikit-learn), fitted with a fixed seed
+once per process per context pack: nothing is downloaded and nothing outside the package is
+used. ``assistant/rank_features.py`` reads one number from it: the cosine between a question
+and a section.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from assistant.types import PackageRow
+from core.text import content_stems
+
+if TYPE_CHECKING:
+    from assistant.retrieval import Index
+
+DIMENSIONS = 50
+SEED = 0
+
+
+def _document(text: str) -> str:
+    return " ".join(content_stems(text))
+
+
+@dataclass(frozen=True)
+class SectionSpace:
+    vectorizer: Any
+    svd: Any
+    row_vectors: dict[str, Any]
+
+    @classmethod
+    def fit(cls, rows: Sequence[PackageRow]) -> SectionSpace:
+        from sklearn.decomposition import TruncatedSVD
+        from sklearn.feature_extraction.text import TfidfVectorizer
+        from sklearn.preprocessing import normalize
+
+        docs = [_document(f"{row.heading} {row.text}") for row in rows]
+        vectorizer = TfidfVectorizer(
+            token_pattern=r"\S+",  # noqa: S106 - a regex, not a password
+            sublinear_tf=True,
+            min_df=min(2, len(rows)),
+        )
+        matrix = vectorizer.fit_transform(docs or [""])
+        dimensions = max(1, min(DIMENSIONS, matrix.shape[0] - 1, matrix.shape[1] - 1))
+        svd = TruncatedSVD(dimensions, random_state=SEED).fit(matrix)
+        vectors = normalize(svd.transform(matrix))
+        return cls(vectorizer, svd, {row.row_id: v for row, v in zip(rows, vectors, strict=False)})
+
+    def question_vector(self, question: str) -> Any:
+        from sklearn.preprocessing import normalize
+
+        return normalize(self.svd.transform(self.vectorizer.transform([_document(question)])))[0]
+
+    def similarity(self, question_vector: Any, row: PackageRow) -> float:
+        vector = self.row_vectors.get(row.row_id)
+        return float(question_vector @ vector) if vector is not None else 0.0
+
+
+@lru_cache(maxsize=4)
+def for_index(index: Index) -> SectionSpace:
+    """The space of one loaded index's rows (an index lives as long as its context pack)."""
+    return SectionSpace.fit(index.rows)
