@@ -15,7 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from aicd.throttling import throttle_posts
-from assistant import context_pack, history, presentation, rendering, services
+from assistant import context_pack, history, presentation, rendering, review_packet, services
 from assistant import reader as package_reader
 from assistant.forms import ChatForm
 from assistant.modes import MODE_DISPLAY_NAMES, Mode
@@ -113,6 +113,27 @@ def clear_history(request: HttpRequest) -> HttpResponse:
     """Forget this session's earlier questions and answers."""
     history.clear(request.session)
     return redirect("assistant:chat")
+
+
+@never_cache  # sets Cache-Control: no-store (with no-cache, must-revalidate, private)
+@require_safe
+def packet(request: HttpRequest, run_id: str, fmt: str) -> HttpResponse:
+    """The review packet of one run of this session's history, built now and not kept.
+
+    Only the session that ran it holds the run (``assistant/history.py``), so another user, or
+    this user after clearing the history, gets a 404. Reading it changes nothing: no CSRF token.
+    """
+    if fmt not in review_packet.FORMATS:
+        raise Http404("No such packet format.")
+    entry = history.find(request.session, str(run_id))
+    if entry is None:
+        raise Http404("No such run in this session.")
+    content = review_packet.render(entry["body"], question=entry["question"], fmt=fmt)
+    response = HttpResponse(content, content_type=review_packet.FORMATS[fmt])
+    name = review_packet.filename(entry["run_id"], fmt)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
 
 
 @login_not_required

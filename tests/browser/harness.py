@@ -14,7 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Request, Route
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Locator,
+    Page,
+    Request,
+    Route,
+)
 
 CHROMIUM = os.environ.get("AICD_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -70,6 +78,14 @@ class BrowserSession:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{self.test_name}--{state}.png"
         self.page.screenshot(path=str(path), full_page=True)
+        self.shots.append(path)
+        return path
+
+    def screenshot_of(self, locator: Locator, state: str) -> Path:
+        """A picture of one element only (a long page's full screenshot is hard to read)."""
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{self.test_name}--{state}.png"
+        locator.screenshot(path=str(path))
         self.shots.append(path)
         return path
 
