@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from assistant import lanes
 from assistant.context_pack import ContextPack
@@ -269,7 +270,8 @@ def _entry(citation: dict[str, Any], run_id: str) -> dict[str, Any]:
     target = citation.get("reader_target") or ""
     if target:
         path, _, anchor = target.partition("#")
-        target = f"{path}?run={run_id}#{anchor}" if anchor else f"{path}?run={run_id}"
+        query = urlencode({"run": run_id, "cite": citation["id"]})
+        target = f"{path}?{query}#{anchor}" if anchor else f"{path}?{query}"
     return {**citation, "section": section, "reader_href": target}
 
 

@@ -163,12 +163,34 @@ def reader_index(request: HttpRequest) -> HttpResponse:
 
 
 def reader(request: HttpRequest, source_path: str) -> HttpResponse:
-    page = package_reader.render_artifact(context_pack.get_context_pack(), source_path)
+    """A package artifact; ``?run=<id>&cite=<P id>`` marks that citation's excerpt in its section.
+
+    The excerpt comes from this session's history entry for the run, never from the URL: an
+    unknown run or citation id simply marks nothing.
+    """
+    run_id = request.GET.get("run", "")
+    entry = history.find(request.session, run_id) if run_id else None
+    cited = None
+    if entry is not None:
+        citation = next(
+            (
+                c
+                for c in entry["body"]["citations"]
+                if c["id"] == request.GET.get("cite") and c.get("source_path") == source_path
+            ),
+            None,
+        )
+        if citation is not None:
+            cited = (citation["reader_target"].partition("#")[2], citation["excerpt"])
+    page = package_reader.render_artifact(context_pack.get_context_pack(), source_path, cited=cited)
     if page is None:
         raise Http404("No package artifact at this path.")
     # A citation's link carries its run, so the reader can lead back to that answer.
-    run_id = request.GET.get("run", "")
     back = reverse("assistant:chat")
-    if run_id and history.find(request.session, run_id) is not None:
+    if entry is not None:
         back = f"{back}?{urlencode({'run': run_id})}#result"
-    return render(request, "assistant/reader.html", {"page": page, "back_href": back})
+    return render(
+        request,
+        "assistant/reader.html",
+        {"page": page, "back_href": back, "mark_id": package_reader.MARK_ID},
+    )
