@@ -132,8 +132,15 @@ class BrowserSession:
         assert self.console_errors == [], f"console errors: {self.console_errors}"
 
 
-def open_session(browser: Browser, app_url: str, test_name: str) -> BrowserSession:
-    context = browser.new_context(base_url=app_url, viewport={"width": 1100, "height": 900})
+def open_session(
+    browser: Browser, app_url: str, test_name: str, **context_args: object
+) -> BrowserSession:
+    """A context on ``app_url`` with the recorders on; ``context_args`` go to ``new_context``."""
+    context = browser.new_context(
+        base_url=app_url,
+        viewport={"width": 1100, "height": 900},
+        **context_args,  # type: ignore[arg-type]
+    )
     page = context.new_page()
     session = BrowserSession(context, page, origin(app_url), re.sub(r"[^\w.-]+", "_", test_name))
 
