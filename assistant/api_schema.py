@@ -138,6 +138,47 @@ class TelemetrySerializer(serializers.Serializer):
     claim_support = ClaimSupportSerializer()
 
 
+class PackageRefSerializer(serializers.Serializer):
+    citation_id = serializers.CharField(help_text="The P id sent with the run; empty if not sent.")
+    row_id = serializers.CharField()
+    title = serializers.CharField()
+    reader_target = serializers.CharField()
+
+
+class RuleSerializer(PackageRefSerializer):
+    text = serializers.CharField(help_text="The package rule the draft breaks, quoted.")
+
+
+class EvidenceSerializer(serializers.Serializer):
+    text = serializers.CharField(
+        help_text="The uploaded sentence, verbatim (whitespace collapsed)."
+    )
+    location = serializers.CharField(help_text="Where it is in the upload: page or line.")
+    citation_id = serializers.CharField(
+        help_text="The U id of the excerpt that holds it; empty when outside the excerpts sent."
+    )
+    session_source_id = serializers.CharField()
+    display_title = serializers.CharField()
+
+
+class FindingSerializer(serializers.Serializer):
+    criterion = serializers.CharField()
+    status = serializers.ChoiceField(choices=["present", "partial", "missing", "contradicted"])
+    finding_label = serializers.ChoiceField(
+        choices=["pass", "concern", "missing evidence", "blocker"]
+    )
+    evidence_expected = serializers.CharField()
+    confirmed_by = serializers.CharField()
+    evidence = EvidenceSerializer(allow_null=True)
+    package = PackageRefSerializer()
+    rule = RuleSerializer(allow_null=True, help_text="Set when status is contradicted.")
+
+
+class StructuredReviewSerializer(serializers.Serializer):
+    draft_kind = serializers.CharField()
+    criteria = FindingSerializer(many=True)
+
+
 class RunSerializer(serializers.Serializer):
     run_id = serializers.UUIDField()
     mode = serializers.ChoiceField(choices=[m.value for m in Mode])
@@ -149,6 +190,10 @@ class RunSerializer(serializers.Serializer):
     current_context = CurrentContextSerializer()
     derivative_output_label = serializers.CharField()
     telemetry = TelemetrySerializer()
+    review = StructuredReviewSerializer(
+        allow_null=True,
+        help_text="The criteria-driven review when uploaded drafts were reviewed; else null.",
+    )
     diagnostic = serializers.CharField(
         required=False, help_text="Present only when state is diagnostic: why no answer is shown."
     )

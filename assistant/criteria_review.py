@@ -19,10 +19,12 @@ are quoted verbatim (whitespace collapsed), one per finding.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from assistant.criteria import Criterion, Prohibition, ReviewCriteria
+from assistant.types import PackageRow, StructuredReview
 from core.text import stems
 from uploads.types import SessionSource
 
@@ -366,3 +368,60 @@ def unknown_criteria(assessment: str, checks: Sequence[Check]) -> list[str]:
         for m in _FINDING_LINE.finditer(assessment)
         if m.group("label").lower() != "not covered" and m.group("name").strip().lower() not in sent
     ]
+
+
+def _package_ref(
+    row_id: str, pid: str, row_of: Callable[[str], PackageRow | None]
+) -> dict[str, str]:
+    row = row_of(row_id)
+    return {
+        "citation_id": pid,
+        "row_id": row_id,
+        "title": f"{row.title} — {row.heading}" if row else "",
+        "reader_target": row.reader_target if row else "",
+    }
+
+
+def findings(
+    kind: str,
+    checks: Sequence[Check],
+    sources: Sequence[SessionSource],
+    row_of: Callable[[str], PackageRow | None],
+) -> StructuredReview:
+    """The review as the run carries it: per criterion, its status, draft evidence and package row.
+
+    ``row_of`` finds a package row by id (``ContextPack.row``). The evidence is the verbatim
+    uploaded sentence with its location (page or line) and the U id of the excerpt that holds it,
+    empty when it lies outside the excerpts sent.
+    """
+    out: list[dict[str, Any]] = []
+    for c in checks:
+        evidence = None
+        if c.evidence is not None:
+            record = sources[c.evidence.source_index].record
+            evidence = {
+                "text": c.evidence.text,
+                "location": c.evidence.anchor,
+                "citation_id": c.evidence_id,
+                "session_source_id": record.session_source_id,
+                "display_title": record.display_title,
+            }
+        rule = None
+        if c.prohibition is not None:
+            rule = {
+                "text": c.prohibition.rule,
+                **_package_ref(c.prohibition.row_id, c.rule_pid or c.pid, row_of),
+            }
+        out.append(
+            {
+                "criterion": c.criterion.name,
+                "status": c.status,
+                "finding_label": FINDING_LABEL[c.status],
+                "evidence_expected": c.criterion.evidence_expected,
+                "confirmed_by": c.criterion.confirmed_by,
+                "evidence": evidence,
+                "package": _package_ref(c.criterion.row_id, c.pid, row_of),
+                "rule": rule,
+            }
+        )
+    return StructuredReview(draft_kind=kind, criteria=tuple(out))

@@ -43,17 +43,23 @@ def keep_only_live_uploads(session: SessionBase, live: set[tuple[str, str]]) -> 
     ``live`` holds ``(session_source_id, display_title)`` of the session's sources. Removing or
     clearing a session source thereby also drops the excerpts of it that earlier runs carried.
     """
-    kept = [
-        e
-        for e in entries(session)
-        if all(
-            (c.get("session_source_id"), c.get("display_title")) in live
-            for c in e["body"]["citations"]
-            if c.get("session_source_id")
-        )
-    ]
+    kept = [e for e in entries(session) if all(key in live for key in _uploads_quoted(e["body"]))]
     if len(kept) != len(entries(session)):
         session[SESSION_KEY] = kept
+
+
+def _uploads_quoted(body: dict[str, Any]) -> list[tuple[str, str]]:
+    """The uploaded sources a run body quotes: its uploaded citations and its review's evidence."""
+    quoted = [
+        (c["session_source_id"], c.get("display_title", ""))
+        for c in body["citations"]
+        if c.get("session_source_id")
+    ]
+    for finding in (body.get("review") or {}).get("criteria", []):
+        evidence = finding.get("evidence")
+        if evidence:
+            quoted.append((evidence["session_source_id"], evidence["display_title"]))
+    return quoted
 
 
 def clear(session: SessionBase) -> None:

@@ -11,7 +11,7 @@ from assistant import telemetry as tm
 from assistant.current.base import SKIPPED, CurrentContextResult
 from assistant.modes import Mode, RunState
 from assistant.providers.base import BaseProvider, ProviderResponse
-from assistant.types import Citation, CurrentContextStatus, Lane, Notice, Run
+from assistant.types import Citation, CurrentContextStatus, Lane, Notice, Run, StructuredReview
 from core import tokens
 from uploads import selection as uploaded
 
@@ -50,6 +50,8 @@ class RunBuilder:
         self.screening: dict[str, Any] = {}
         # The claim-level check of the provider's answer (assistant/verification.py), once run.
         self.checked: dict[str, Any] = verification.telemetry(None)
+        # The criteria-driven review of the uploads, when the run reviews a draft.
+        self.review: StructuredReview | None = None
 
     def record_completion(self, response: ProviderResponse) -> None:
         """The provider answered: its model and completion tokens (its own count, if it gave one)."""
@@ -143,6 +145,7 @@ class RunBuilder:
             derivative_output_label=policy.DERIVATIVE_OUTPUT_LABEL,
             telemetry=body,
             diagnostic=diagnostic,
+            review=self.review,
         )
         tm.log_run(run.run_id, body, state.value)
         return run

@@ -115,6 +115,10 @@ def answer(
     run.upload, request = _with_uploads(
         request, session_sources, review, grounding_tokens=package_tokens + current_tokens
     )
+    if review is not None:
+        run.review = criteria_review.findings(
+            review.kind, request.criteria or review.checks, session_sources, pack.row
+        )
     run.usage = dataclasses.replace(
         run.usage,
         package_context_tokens=package_tokens,

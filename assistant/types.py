@@ -85,6 +85,21 @@ class CurrentContextStatus:
 
 
 @dataclass(frozen=True)
+class StructuredReview:
+    """A criteria-driven review of uploaded drafts: the draft kind and one finding per criterion.
+
+    Each finding is a plain dict (``criteria_review.findings``): criterion, status, the draft
+    sentence it rests on with its location, and the package row that states the criterion.
+    """
+
+    draft_kind: str
+    criteria: tuple[dict[str, Any], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"draft_kind": self.draft_kind, "criteria": [dict(c) for c in self.criteria]}
+
+
+@dataclass(frozen=True)
 class Run:
     """The result of one assistant run: answered, refused or diagnostic."""
 
@@ -99,6 +114,7 @@ class Run:
     derivative_output_label: str
     telemetry: dict[str, Any]
     diagnostic: str | None = None
+    review: StructuredReview | None = None
 
     def to_dict(self) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -112,6 +128,7 @@ class Run:
             "current_context": self.current_context.to_dict(),
             "derivative_output_label": self.derivative_output_label,
             "telemetry": self.telemetry,
+            "review": self.review.to_dict() if self.review else None,
         }
         if self.diagnostic is not None:
             body["diagnostic"] = self.diagnostic

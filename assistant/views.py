@@ -15,7 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from aicd.throttling import throttle_posts
-from assistant import context_pack, history, presentation, rendering, services
+from assistant import context_pack, history, presentation, rendering, review_packet, services
 from assistant import reader as package_reader
 from assistant.forms import ChatForm
 from assistant.modes import MODE_DISPLAY_NAMES, Mode
@@ -115,6 +115,27 @@ def clear_history(request: HttpRequest) -> HttpResponse:
     return redirect("assistant:chat")
 
 
+@never_cache  # sets Cache-Control: no-store (with no-cache, must-revalidate, private)
+@require_safe
+def packet(request: HttpRequest, run_id: str, fmt: str) -> HttpResponse:
+    """The review packet of one run of this session's history, built now and not kept.
+
+    Only the session that ran it holds the run (``assistant/history.py``), so another user, or
+    this user after clearing the history, gets a 404. Reading it changes nothing: no CSRF token.
+    """
+    if fmt not in review_packet.FORMATS:
+        raise Http404("No such packet format.")
+    entry = history.find(request.session, str(run_id))
+    if entry is None:
+        raise Http404("No such run in this session.")
+    content = review_packet.render(entry["body"], question=entry["question"], fmt=fmt)
+    response = HttpResponse(content, content_type=review_packet.FORMATS[fmt])
+    name = review_packet.filename(entry["run_id"], fmt)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
 @login_not_required
 @require_safe
 def signed_out(request: HttpRequest) -> HttpResponse:
@@ -142,12 +163,34 @@ def reader_index(request: HttpRequest) -> HttpResponse:
 
 
 def reader(request: HttpRequest, source_path: str) -> HttpResponse:
-    page = package_reader.render_artifact(context_pack.get_context_pack(), source_path)
+    """A package artifact; ``?run=<id>&cite=<P id>`` marks that citation's excerpt in its section.
+
+    The excerpt comes from this session's history entry for the run, never from the URL: an
+    unknown run or citation id simply marks nothing.
+    """
+    run_id = request.GET.get("run", "")
+    entry = history.find(request.session, run_id) if run_id else None
+    cited = None
+    if entry is not None:
+        citation = next(
+            (
+                c
+                for c in entry["body"]["citations"]
+                if c["id"] == request.GET.get("cite") and c.get("source_path") == source_path
+            ),
+            None,
+        )
+        if citation is not None:
+            cited = (citation["reader_target"].partition("#")[2], citation["excerpt"])
+    page = package_reader.render_artifact(context_pack.get_context_pack(), source_path, cited=cited)
     if page is None:
         raise Http404("No package artifact at this path.")
     # A citation's link carries its run, so the reader can lead back to that answer.
-    run_id = request.GET.get("run", "")
     back = reverse("assistant:chat")
-    if run_id and history.find(request.session, run_id) is not None:
+    if entry is not None:
         back = f"{back}?{urlencode({'run': run_id})}#result"
-    return render(request, "assistant/reader.html", {"page": page, "back_href": back})
+    return render(
+        request,
+        "assistant/reader.html",
+        {"page": page, "back_href": back, "mark_id": package_reader.MARK_ID},
+    )

@@ -66,6 +66,17 @@ class ExtractionRecord:
     def type_label(self) -> str:
         return label_of(self.file_type)
 
+    @property
+    def added_confirmation(self) -> str:
+        """What the reviewer is told once this source is added (form and script paths alike)."""
+        status = self.extraction_status
+        if self.kept_in_part:
+            status += f": kept {self.kept}, the session's extracted-character budget is used up"
+        return (
+            f"Added {self.display_title} as {self.session_source_id} "
+            f"({self.extracted_character_count:,} characters, {status})."
+        )
+
 
 @dataclass(frozen=True)
 class ExtractedText:

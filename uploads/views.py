@@ -49,15 +49,7 @@ def add(request: HttpRequest) -> HttpResponse:
     except ApplicationError as exc:
         messages.error(request, f"{name}: {exc.message}", extra_tags=f"rejected {exc.code}")
         return _back()
-    status = record.extraction_status
-    if record.kept_in_part:
-        status += f": kept {record.kept}, the session's extracted-character budget is used up"
-    messages.success(
-        request,
-        f"Added {record.display_title} as {record.session_source_id} "
-        f"({record.extracted_character_count:,} characters, {status}).",
-        extra_tags="added",
-    )
+    messages.success(request, record.added_confirmation, extra_tags="added")
     return _back()
 
 

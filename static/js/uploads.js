@@ -1,5 +1,6 @@
-// Upload panel: send the file through the session-source API with a progress bar.
-// Without this script the form posts normally (the no-script path); nothing here is required.
+// Upload panel: send the file through the session-source API with a progress bar; a file
+// dropped on the file field is uploaded the same way. Without this script the form posts
+// normally (the no-script path); nothing here is required.
 (function () {
   "use strict";
   var form = document.getElementById("upload-form");
@@ -22,12 +23,47 @@
     rejections.appendChild(item);
   }
 
+  var zone = document.getElementById("upload-drop");
+  var hint = document.getElementById("upload-drop-hint");
+
   form.addEventListener("submit", function (event) {
     var file = input.files && input.files[0];
     if (!file) {
       return;
     }
     event.preventDefault();
+    send(file);
+  });
+
+  if (zone && window.DataTransfer) {
+    hint.hidden = false;
+    ["dragenter", "dragover"].forEach(function (name) {
+      zone.addEventListener(name, function (event) {
+        event.preventDefault();
+        zone.classList.add("drop-active");
+      });
+    });
+    ["dragleave", "drop"].forEach(function (name) {
+      zone.addEventListener(name, function () {
+        zone.classList.remove("drop-active");
+      });
+    });
+    zone.addEventListener("drop", function (event) {
+      event.preventDefault();
+      var files = event.dataTransfer && event.dataTransfer.files;
+      if (!files || !files.length) {
+        return;
+      }
+      if (files.length > 1) {
+        reject(files[0].name, "one_file", "Drop one file at a time; nothing was uploaded.");
+        return;
+      }
+      input.files = files;
+      send(files[0]);
+    });
+  }
+
+  function send(file) {
     var maxBytes = parseInt(form.getAttribute("data-max-bytes"), 10);
     if (file.size > maxBytes) {
       reject(file.name, "too_large", "The file is " + file.size.toLocaleString("en-US") +
@@ -59,8 +95,15 @@
     xhr.addEventListener("load", function () {
       if (xhr.status === 201) {
         text.textContent = "Added " + file.name + ".";
-        // A query string makes this a fresh GET, never a resubmission of an answered question.
-        window.location.assign(form.getAttribute("data-return-url") + "?sources=updated#session-sources");
+        var added = "";
+        try {
+          added = JSON.parse(xhr.responseText).session_source_id || "";
+        } catch (ignored) {
+          // the page then lists the source without its confirmation line
+        }
+        // A fresh GET (never a resubmission of an answered question) that confirms the source.
+        window.location.assign(form.getAttribute("data-return-url") + "?added=" +
+          encodeURIComponent(added) + "#session-sources");
         return;
       }
       box.hidden = true;
@@ -83,5 +126,5 @@
       reject(file.name, "network", "The upload could not be sent.");
     });
     xhr.send(data);
-  });
+  }
 }());

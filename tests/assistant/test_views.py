@@ -38,7 +38,9 @@ def test_answer_renders_lanes_and_package_citations(logged_in_client) -> None:
     assert "<h3>Package says</h3>" in html
     assert 'data-citation-class="package citation"' in html
     # The reader link carries the run, so the reader can lead back to this answer.
-    assert re.search(r'href="/html/build-readiness\.md\?run=[0-9a-f-]{36}#[a-z0-9-]+"', html)
+    assert re.search(
+        r'href="/html/build-readiness\.md\?run=[0-9a-f-]{36}&amp;cite=P\d+#[a-z0-9-]+"', html
+    )
     assert 'href="#cite-P1"' in html and 'id="cite-P1"' in html
 
 

@@ -14,7 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Request, Route
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Locator,
+    Page,
+    Request,
+    Route,
+)
 
 CHROMIUM = os.environ.get("AICD_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -73,6 +81,14 @@ class BrowserSession:
         self.shots.append(path)
         return path
 
+    def screenshot_of(self, locator: Locator, state: str) -> Path:
+        """A picture of one element only (a long page's full screenshot is hard to read)."""
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{self.test_name}--{state}.png"
+        locator.screenshot(path=str(path))
+        self.shots.append(path)
+        return path
+
     def sign_in(self, username: str, password: str) -> None:
         """Sign in through the form, as a person would."""
         self.goto("/")
@@ -116,8 +132,15 @@ class BrowserSession:
         assert self.console_errors == [], f"console errors: {self.console_errors}"
 
 
-def open_session(browser: Browser, app_url: str, test_name: str) -> BrowserSession:
-    context = browser.new_context(base_url=app_url, viewport={"width": 1100, "height": 900})
+def open_session(
+    browser: Browser, app_url: str, test_name: str, **context_args: object
+) -> BrowserSession:
+    """A context on ``app_url`` with the recorders on; ``context_args`` go to ``new_context``."""
+    context = browser.new_context(
+        base_url=app_url,
+        viewport={"width": 1100, "height": 900},
+        **context_args,  # type: ignore[arg-type]
+    )
     page = context.new_page()
     session = BrowserSession(context, page, origin(app_url), re.sub(r"[^\w.-]+", "_", test_name))
 

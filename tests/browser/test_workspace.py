@@ -97,6 +97,7 @@ def test_citation_expands_opens_the_reader_at_its_section_and_leads_back(
     assert boundaries == page.locator("section.citations-package .cited-artifact").count()
     session.screenshot("citation-expanded")
 
+    cited = " ".join(first.locator("blockquote").text_content().split())
     link = first.get_by_role("link", name="Open in reader")
     href = link.get_attribute("href")
     anchor = href.split("#", 1)[1]
@@ -106,7 +107,20 @@ def test_citation_expands_opens_the_reader_at_its_section_and_leads_back(
     target = page.locator(f"#{anchor}")
     assert target.is_visible()
     assert page.evaluate("document.querySelector(':target').id") == anchor
+    mark = page.locator("mark.cited").first
+    assert mark.is_visible()
+    # The mark sits in the cited section, after its heading, and holds its sentence.
+    assert page.evaluate(
+        "([a]) => !!(document.getElementById(a).compareDocumentPosition("
+        "document.querySelector('mark.cited')) & Node.DOCUMENT_POSITION_FOLLOWING)",
+        [anchor],
+    )
+    assert len(mark.inner_text().split()) >= 4
+    assert " ".join(mark.inner_text().split()) in cited
+    background = mark.evaluate("e => getComputedStyle(e).backgroundColor")
+    assert background not in ("rgba(0, 0, 0, 0)", "transparent")
     session.screenshot("reader-at-section")
+    session.screenshot_of(page.locator(f"#{anchor} ~ *").first, "reader-cited-passage")
 
     with page.expect_navigation():
         page.get_by_role("link", name="Back to your answer").click()

@@ -280,3 +280,22 @@ def test_the_response_is_not_cacheable(owner_client, template_text) -> None:
     response = owner_client.post(PAGE, {"registry_json": template_text})
     assert "no-store" in response["Cache-Control"]
     assert "script-src 'self'" in response["Content-Security-Policy"]
+
+
+@pytest.mark.django_db
+def test_broken_json_offers_nothing_to_copy(owner_client) -> None:
+    soup = _soup(owner_client.post(PAGE, {"registry_json": '{"sources": ['}))
+    assert soup.select_one("textarea#normalised-json") is None
+    assert soup.select_one("#copy-normalised") is None
+    assert "nothing to copy" in soup.select_one("#no-valid-records").get_text()
+
+
+@pytest.mark.django_db
+def test_every_cell_names_its_column_for_the_narrow_card_layout(
+    owner_client, template_text
+) -> None:
+    soup = _soup(owner_client.post(PAGE, {"registry_json": template_text}))
+    headers = [th.get_text() for th in soup.select(".registry-table thead th")]
+    for row in soup.select(".registry-table tbody tr"):
+        labels = [td.get("data-label") for td in row.select("td")]
+        assert len(labels) == len(headers) and all(labels)

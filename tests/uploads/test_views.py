@@ -199,3 +199,18 @@ def test_the_panel_shows_the_remaining_budget_and_what_a_truncated_source_kept(
     assert re.search(
         r"<strong>Remaining:</strong> [\d,]+ of 120,000 extracted characters left", html
     )
+
+
+@pytest.mark.django_db
+def test_the_script_path_lands_on_a_confirmation_worded_from_the_record(logged_in_client) -> None:
+    response = logged_in_client.post(
+        "/api/session-sources",
+        {"file": SimpleUploadedFile("api-draft.md", b"# Draft\n\nThe product owner decides.\n")},
+    )
+    assert response.status_code == 201
+    source_id = response.json()["session_source_id"]
+    html = logged_in_client.get(f"/?added={source_id}").content.decode()
+    assert re.search(rf'id="upload-added">Added api-draft\.md as {source_id} \(\d', html)
+    for probe in ("session-file-999", "<b>x</b>"):
+        html = logged_in_client.get("/", {"added": probe}).content.decode()
+        assert 'id="upload-added"' not in html and "<b>x</b>" not in html

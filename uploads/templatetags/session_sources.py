@@ -61,8 +61,24 @@ def _remaining_text(used: int) -> str:
 
 @register.inclusion_tag("uploads/panel.html", takes_context=True)
 def upload_panel(context: template.Context) -> dict[str, Any]:
-    """The upload panel: limits, messages, the add/remove/clear forms and this session's sources."""
-    return {**panel_context(context["request"]), "messages": context.get("messages")}
+    """The upload panel: limits, messages, the add/remove/clear forms and this session's sources.
+
+    ``?added=<session source id>`` (where the page's upload script lands after the API added a
+    file) confirms that source, worded from its record; an id this session does not hold shows
+    nothing, so the query value itself is never written into the page.
+    """
+    request = context["request"]
+    panel = panel_context(request)
+    added = request.GET.get("added", "")
+    panel["added_confirmation"] = next(
+        (
+            item["record"].added_confirmation
+            for item in panel["session_sources"]
+            if added and item["record"].session_source_id == added
+        ),
+        "",
+    )
+    return {**panel, "messages": context.get("messages")}
 
 
 @register.inclusion_tag("uploads/source_choices.html", takes_context=True)

@@ -1,0 +1,292 @@
+"""The review packet: one run, as a document a reviewer takes away (Markdown or DOCX), never stored.
+
+The packet is built from a run body (``Run.to_dict()``, as this session's history holds it) when
+it is asked for, written to memory and returned; nothing of it reaches the database or a disk.
+Its sections are the seed's: source lanes, citation classes, missing evidence, refusal or
+narrowing notes, token/cost summary and the derivative-output label, with the review checklist
+when the run reviewed a draft.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from assistant import presentation
+from assistant.modes import MODE_DISPLAY_NAMES, Mode
+
+MARKDOWN = "md"
+DOCX = "docx"
+FORMATS = {
+    MARKDOWN: "text/markdown; charset=utf-8",
+    DOCX: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+}
+# Characters XML 1.0 cannot hold (python-docx refuses them); upload text may carry some.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+@dataclass(frozen=True)
+class Table:
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass
+class Section:
+    """A heading with its blocks: paragraphs (str), bullet lists (list of str) and tables."""
+
+    heading: str
+    blocks: list[str | list[str] | Table] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Packet:
+    title: str
+    sections: tuple[Section, ...]
+
+
+def filename(run_id: str, fmt: str) -> str:
+    return f"review-packet-{run_id[:8]}.{fmt}"
+
+
+# ------------------------------------------------------------------------ content
+def _run_section(body: dict[str, Any], question: str) -> Section:
+    state = {"answered": "answered", "refused": "not answered", "diagnostic": "diagnostic"}
+    version = (body["telemetry"].get("source_freshness") or {}).get("package_version")
+    return Section(
+        "This run",
+        [
+            [
+                f"Question: {question}",
+                f"Mode: {MODE_DISPLAY_NAMES[Mode(body['mode'])]}",
+                f"Outcome: {state.get(body['state'], body['state'])}",
+                f"Run reference: {body['run_id']}",
+                f"Package version: {version or 'not read (refused before the package was searched)'}",
+            ]
+        ],
+    )
+
+
+def _checklist_section(body: dict[str, Any]) -> Section | None:
+    checklist = presentation.checklist(body)
+    if checklist is None:
+        return None
+    summary = ", ".join(f"{s['count']} {s['label']}" for s in checklist["summary"])
+    rows = []
+    for row in checklist["rows"]:
+        evidence = row["evidence"]
+        if evidence:
+            where = f"{evidence['display_title']}, {evidence['location']}"
+            cited = f" [{evidence['citation_id']}]" if evidence["citation_id"] else ""
+            shown = f"“{evidence['text']}” ({where}){cited}"
+        else:
+            shown = f"Not found in the draft. Expected: {row['evidence_expected']}"
+        if row["rule"]:
+            shown += f" Package rule: “{row['rule']['text']}”"
+        package = row["package"]
+        pid = f"[{package['citation_id']}] " if package["citation_id"] else ""
+        rows.append(
+            (
+                row["criterion"],
+                row["status_label"],
+                shown,
+                f"{pid}{package['title']}; decided by {row['confirmed_by']}",
+            )
+        )
+    return Section(
+        f"Review checklist: {checklist['draft_kind']}",
+        [
+            f"{summary} (of {checklist['total']}).",
+            Table(
+                ("Criterion", "Status", "Evidence in the draft", "Package citation"), tuple(rows)
+            ),
+        ],
+    )
+
+
+def _lanes_section(body: dict[str, Any]) -> Section:
+    section = Section("Source lanes")
+    if not body["lanes"]:
+        section.blocks.append("No answer lanes: this run shows no answer text.")
+    for lane in body["lanes"]:
+        section.blocks.append(f"{lane['label']}:")
+        section.blocks.extend(p.strip() for p in lane["text"].split("\n\n") if p.strip())
+    return section
+
+
+def _citation_line(c: dict[str, Any]) -> str:
+    where = []
+    if c.get("reader_target"):
+        where.append(f"reader {c['reader_target']}")
+    if c.get("url"):
+        where.append(str(c["url"]))
+    if c.get("trust_label"):
+        where.append(f"trust {c['trust_label']}, freshness {c.get('freshness_label', '')}")
+    if c.get("display_title"):
+        where.append(str(c["display_title"]))
+    if c.get("anchor_label"):
+        where.append(str(c["anchor_label"]))
+    suffix = f" ({'; '.join(where)})" if where else ""
+    return f"[{c['id']}] {c['title']}{suffix}: “{c['excerpt']}”"
+
+
+def _citations_section(body: dict[str, Any]) -> Section:
+    section = Section("Citation classes")
+    groups = presentation.citation_groups(body)
+    if not groups:
+        section.blocks.append("No citations: nothing was cited for this run.")
+    for group in groups:
+        section.blocks.append(f"{group['label']} ({group['count']}):")
+        if group["note"]:
+            section.blocks.append(group["note"])
+        for artifact in group["artifacts"]:
+            section.blocks.append(
+                [_citation_line(c) for c in artifact["entries"]]
+                + [f"Claim boundary of {artifact['title']}: {artifact['claim_boundary']}"]
+            )
+    return section
+
+
+def _missing_section(body: dict[str, Any]) -> Section:
+    section = Section("Missing evidence")
+    review = body.get("review") or {}
+    items = []
+    for f in review.get("criteria", []):
+        if f["status"] == "present":
+            continue
+        label = presentation.CHECKLIST_STATUS.get(f["status"], ("not covered", ""))[0]
+        items.append(
+            f"{f['criterion']} ({label}): evidence expected: {f['evidence_expected']}; "
+            f"decided by {f['confirmed_by']}."
+        )
+    if items:
+        section.blocks.append(items)
+        return section
+    lane = next((x for x in body["lanes"] if x["label"].startswith("Missing evidence")), None)
+    if lane is not None:
+        section.blocks.extend(p.strip() for p in lane["text"].split("\n\n") if p.strip())
+    elif review:
+        section.blocks.append("No criterion is missing evidence in the draft.")
+    else:
+        section.blocks.append("This run did not review a draft, so no evidence was checked.")
+    return section
+
+
+def _notes_section(body: dict[str, Any]) -> Section:
+    section = Section("Refusal or narrowing notes")
+    notes = []
+    refusal = body.get("refusal")
+    if refusal:
+        title = presentation.REFUSAL_TITLES.get(refusal["pattern"], "Not answered")
+        notes.append(f"{title} ({refusal['pattern']}): {refusal['message']}")
+    for n in body["notices"]:
+        title = presentation.NOTICE_TITLES.get(n["pattern"], "Note")
+        notes.append(f"{title} ({n['pattern']}): {n['message']}")
+    if body.get("diagnostic"):
+        notes.append(f"Diagnostic: {body['diagnostic']}")
+    section.blocks.append(notes or ["None: the run was neither refused nor narrowed."])
+    return section
+
+
+def _tokens_section(body: dict[str, Any]) -> Section:
+    t = body["telemetry"]
+    tokens = t.get("tokens") or {}
+    rows = tuple(
+        (presentation.TOKEN_WORDS.get(k, k.replace("_", " ").capitalize()), str(v))
+        for k, v in tokens.items()
+    )
+    cost = t.get("estimated_cost")
+    cost_text = (
+        ", ".join(f"{k}: {v}" for k, v in cost.items())
+        if isinstance(cost, dict) and cost
+        else "Not estimated: no token prices are configured."
+    )
+    return Section(
+        "Token and cost summary",
+        [
+            Table(("Tokens", "Count"), rows),
+            f"Estimated cost: {cost_text}",
+            f"Answer provider: {t.get('provider', '')} / {t.get('model', '')}",
+        ],
+    )
+
+
+def build(body: dict[str, Any], *, question: str) -> Packet:
+    """The packet's sections for one run body and the question it answered."""
+    sections = [_run_section(body, question)]
+    checklist = _checklist_section(body)
+    if checklist is not None:
+        sections.append(checklist)
+    sections += [
+        _lanes_section(body),
+        _citations_section(body),
+        _missing_section(body),
+        _notes_section(body),
+        _tokens_section(body),
+        Section("Derivative-output label", [body["derivative_output_label"]]),
+    ]
+    return Packet(title="AICD review packet", sections=tuple(sections))
+
+
+# ------------------------------------------------------------------------ writers
+def _md_cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def to_markdown(packet: Packet) -> str:
+    lines = [f"# {packet.title}", ""]
+    for section in packet.sections:
+        lines += [f"## {section.heading}", ""]
+        for block in section.blocks:
+            if isinstance(block, Table):
+                lines.append("| " + " | ".join(block.header) + " |")
+                lines.append("|" + "---|" * len(block.header))
+                lines += ["| " + " | ".join(map(_md_cell, row)) + " |" for row in block.rows]
+            elif isinstance(block, list):
+                lines += [f"- {' '.join(item.split())}" for item in block]
+            else:
+                lines.append(block)
+            lines.append("")
+    return "\n".join(lines)
+
+
+def _x(text: str) -> str:
+    return _NOT_XML.sub("", text)
+
+
+def to_docx(packet: Packet) -> bytes:
+    from docx import Document  # one rare path needs it
+
+    document = Document()
+    document.core_properties.title = packet.title
+    document.add_heading(packet.title, level=0)
+    for section in packet.sections:
+        document.add_heading(_x(section.heading), level=1)
+        for block in section.blocks:
+            if isinstance(block, Table):
+                table = document.add_table(rows=1, cols=len(block.header))
+                table.style = "Table Grid"
+                for cell, text in zip(table.rows[0].cells, block.header, strict=True):
+                    cell.text = text
+                for row in block.rows:
+                    cells = table.add_row().cells
+                    for cell, text in zip(cells, row, strict=True):
+                        cell.text = _x(text)
+            elif isinstance(block, list):
+                for item in block:
+                    document.add_paragraph(_x(item), style="List Bullet")
+            else:
+                document.add_paragraph(_x(block))
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
+def render(body: dict[str, Any], *, question: str, fmt: str) -> bytes:
+    """The packet in ``fmt`` (``md`` or ``docx``) as bytes, built in memory."""
+    packet = build(body, question=question)
+    if fmt == MARKDOWN:
+        return to_markdown(packet).encode("utf-8")
+    return to_docx(packet)
