@@ -18,7 +18,9 @@ REGEX_SAMPLES = {
     "admin/(?P<url>.*)$": "admin/no-such-page/",
     "^api/": "api/no-such-endpoint",
 }
-_CONVERTER = re.compile(r"<(?:\w+:)?\w+>")
+_CONVERTER = re.compile(r"<(?:(?P<converter>\w+):)?\w+>")
+# A value each path converter accepts, so the sample reaches the view instead of the resolver's 404.
+CONVERTER_SAMPLES = {"uuid": "00000000-0000-4000-8000-000000000001", "slug": "md"}
 
 
 def _routes(patterns: list, prefix: str = "") -> Iterator[str]:
@@ -34,7 +36,7 @@ def _sample(route: str) -> str:
     if route in REGEX_SAMPLES:
         return "/" + REGEX_SAMPLES[route]
     assert not any(ch in route for ch in "^$("), f"add a sample path for the regex route {route!r}"
-    return "/" + _CONVERTER.sub("1", route)
+    return "/" + _CONVERTER.sub(lambda m: CONVERTER_SAMPLES.get(m["converter"] or "", "1"), route)
 
 
 def _is_refused(response, path: str) -> bool:

@@ -3,7 +3,7 @@
 The floors sit slightly below what the held-out sets measured when this landed (docs/evaluation.md);
 several are below the issue's bars, which the held-out sets do not yet meet. The answer floors are
 on the counsel and pm questions pooled (the ranker trains on the analyst and auditor questions);
-the review floors on the engineer drafts. Training and tuning sets carry no floor here: a figure
+the review floors on the engineer and platform-lead drafts pooled. Training and tuning sets carry no floor here: a figure
 on the data a model was fitted to proves little.
 """
 
@@ -18,8 +18,9 @@ from assistant import answer_eval, review_eval
 HERE = Path(__file__).parent
 ANSWER_FLOORS = {"hit_at_1": 0.66, "hit_at_any": 0.75, "key_fact_recall": 0.56, "answered": 0.92}
 HELD_OUT_ANSWERS = ("answers/heldout-counsel.jsonl", "answers/heldout-pm.jsonl")
-REVIEW_FLOORS = {"recall": 0.78, "contradictions_flagged": 0.50, "verbatim_rate": 0.98}
-REVIEW_CEILINGS = {"false_alarm_rate": 0.33}
+REVIEW_FLOORS = {"recall": 0.82, "contradictions_flagged": 0.60, "verbatim_rate": 0.98}
+REVIEW_CEILINGS = {"false_alarm_rate": 0.23}
+HELD_OUT_DRAFTS = ("reviews/engineer", "reviews/platform-lead")
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +31,8 @@ def answers() -> dict[str, float]:
 
 @pytest.fixture(scope="module")
 def reviews() -> dict[str, float]:
-    return review_eval.figures(review_eval.evaluate(HERE / "reviews/engineer"))
+    drafts = [d for name in HELD_OUT_DRAFTS for d in review_eval.evaluate(HERE / name)]
+    return review_eval.figures(drafts)
 
 
 @pytest.mark.parametrize(("measure", "floor"), sorted(ANSWER_FLOORS.items()))

@@ -99,10 +99,16 @@ def _quality(eval_dir: Path) -> str:
                 held_out += outcomes
     if held_out:
         parts.append(answer_eval.render_markdown("held-out, pooled", "held-out", held_out))
+    held_out_drafts = []
     for name, role in REVIEW_SETS:
         path = eval_dir / "reviews" / name
         if (path / "labels.jsonl").exists():
-            parts.append(review_eval.render_markdown(name, role, review_eval.evaluate(path)))
+            drafts = review_eval.evaluate(path)
+            parts.append(review_eval.render_markdown(name, role, drafts))
+            if role == "held-out":
+                held_out_drafts += drafts
+    if held_out_drafts:
+        parts.append(review_eval.render_markdown("held-out, pooled", "held-out", held_out_drafts))
     return "\n".join(parts)
 
 
