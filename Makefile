@@ -24,7 +24,8 @@ run: $(STAMP)
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 ## test: install and run the whole suite (with Chromium, a throwaway Redis and a throwaway
-## PostgreSQL, installed if missing), then the database tests again against PostgreSQL
+## PostgreSQL, installed if missing, and axe-core from npm into .cache/axe-core/ for the
+## accessibility scan), then the database tests again against PostgreSQL
 PG_STAMP := $(VENV)/.postgres-installed
 $(PG_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,postgres]'
@@ -37,6 +38,7 @@ DB_TESTS := tests/accounts tests/aicd/test_database.py tests/aicd/test_csrf_and_
 
 test: $(PG_STAMP)
 	$(BIN)/python manage.py build_screening_model
+	bash scripts/fetch-axe-core || test $$? -eq 3   # 3: no npm, the accessibility scan skips
 	bash scripts/with-test-services sh -c '$(BIN)/python -m pytest && \
 		AICD_TEST_DATABASE_URL="$$AICD_TEST_POSTGRES_URL" $(BIN)/python -m pytest $(DB_TESTS)'
 
