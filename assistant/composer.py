@@ -194,10 +194,15 @@ class Composer:
             if len({c.ref_index for c in chosen} | {candidate.ref_index}) > MAX_SOURCES:
                 continue
             new_terms = candidate.terms - covered
-            adds_fact = bool(new_terms) or (
-                qtype in (FIGURE, WHO)
-                and self._has_type_signal(candidate.unit, qtype)
-                and not any(self._has_type_signal(c.unit, qtype) for c in chosen)
+            # A close unit from a section not quoted yet adds that section's evidence.
+            adds_fact = (
+                bool(new_terms)
+                or new_source
+                or (
+                    qtype in (FIGURE, WHO)
+                    and self._has_type_signal(candidate.unit, qtype)
+                    and not any(self._has_type_signal(c.unit, qtype) for c in chosen)
+                )
             )
             if not adds_fact:
                 continue

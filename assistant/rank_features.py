@@ -3,7 +3,8 @@
 Every feature is a property of the pair that holds for any package, not a word of this one:
 how much of the question the first-stage BM25 score, the heading, the artifact title, one unit
 of the section or the whole section covers (IDF-weighted); how close the two lie in the
-package's own latent space (``assistant/section_space.py``); whether the question names the
+package's own latent space (``assistant/section_space.py``); how likely the question is about
+the section's artifact (``assistant/screening/topics.py``, learnt from the screening corpus); whether the question names the
 heading or asks for the term the section defines; what kind of section it is (guidance,
 checklist, definition, example, anti-pattern) crossed with what the question asks for (a role,
 a figure, a list, a definition, a reason, a method); and whether the section holds what that
@@ -60,6 +61,8 @@ FEATURES: tuple[str, ...] = (
     "heading_fully_named*kind:definition",
     "heading_fully_named*definition_question",
     "listing_question*log_list_items",
+    "artifact_topic_probability",
+    "log_artifact_topic_probability",
     *(f"kind:{k}" for k in CROSSED_KINDS),
     *(f"qtype:{q}*kind:{k}" for q in QTYPES for k in CROSSED_KINDS),
     *(f"qtype:{q}*signal:{s}" for q in QTYPES for s in SIGNALS),
@@ -172,6 +175,7 @@ def vector(
     first_stage_rank: int | None,
     first_of_artifact: bool,
     similarity: float,
+    topic_probability: float,
 ) -> list[float]:
     """The feature vector of one candidate section, in ``FEATURES`` order."""
     p = profile(row.heading, row.title, row.text)
@@ -215,6 +219,8 @@ def vector(
         1.0 if fully_named and kind == section_kinds.DEFINITION else 0.0,
         1.0 if fully_named and q.qtype == composer.DEFINITION else 0.0,
         math.log1p(p.list_items) / 3.0 if q.qtype == composer.LISTING else 0.0,
+        topic_probability,
+        math.log(topic_probability + 1e-3) / 7.0,
     ]
     values += [1.0 if kind == k else 0.0 for k in CROSSED_KINDS]
     values += [1.0 if q.qtype == qt and kind == k else 0.0 for qt in QTYPES for k in CROSSED_KINDS]

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from assistant import rank_features, section_kinds, section_space
 from assistant.retrieval import Hit, Index, SearchResult
+from assistant.screening.artifact import get_screening
 from assistant.types import PackageRow
 from core.text import content_stems
 
@@ -83,6 +84,7 @@ def candidates(index: Index, question: str, result: SearchResult) -> list[Candid
     q = rank_features.analyse(index, question)
     space = section_space.for_index(index)
     q_vector = space.question_vector(question)
+    topic_of = get_screening().topics.probabilities(question)
     first = _first_rows(index)
     top = result.top_score or 1.0
     pool: dict[str, tuple[Hit, int | None]] = {
@@ -101,6 +103,7 @@ def candidates(index: Index, question: str, result: SearchResult) -> list[Candid
                 first_stage_rank=rank,
                 first_of_artifact=hit.row.row_id in first,
                 similarity=space.similarity(q_vector, hit.row),
+                topic_probability=topic_of.get(hit.row.topic, 0.0),
             ),
         )
         for hit, rank in pool.values()

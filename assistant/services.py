@@ -116,8 +116,10 @@ def answer(
         request, session_sources, review, grounding_tokens=package_tokens + current_tokens
     )
     if review is not None:
-        run.review = criteria_review.findings(
-            review.kind, request.criteria or review.checks, session_sources, pack.row
+        run.review = verification.safe_review(
+            criteria_review.findings(
+                review.kind, request.criteria or review.checks, session_sources, pack.row
+            )
         )
     run.usage = dataclasses.replace(
         run.usage,

@@ -28,7 +28,7 @@ from assistant import claim_support, output_rails
 from assistant.claim_support import SupportReport
 from assistant.expansion import Expansion
 from assistant.prompt import ProviderRequest
-from assistant.types import Citation, Lane
+from assistant.types import Citation, Lane, StructuredReview
 
 STRICT, ANNOTATE = "strict", "annotate"
 UNSUPPORTED_PREFIX = "(Unsupported: not found in the cited sources.)"
@@ -78,6 +78,17 @@ def safe_citation(citation: Citation) -> Citation:
         fields={
             k: v if k in _UNTOUCHED_FIELDS else _clean_value(v) for k, v in citation.fields.items()
         },
+    )
+
+
+def safe_review(review: StructuredReview) -> StructuredReview:
+    """A structured review whose draft and package text is plain and has secrets redacted.
+
+    Its evidence quotes come from uploaded drafts, so they get the same treatment as a citation's
+    excerpt: no link, markup or bidirectional control reaches the body, the page or the packet.
+    """
+    return dataclasses.replace(
+        review, criteria=tuple(_clean_value(finding) for finding in review.criteria)
     )
 
 

@@ -1,6 +1,7 @@
-"""The screening artifact: both learnt judgements, built ahead of time and loaded once per process.
+"""The screening artifact: the learnt judgements, built ahead of time and loaded once per process.
 
-``manage.py build_screening_model`` trains the intent classifier and the answerability weights
+``manage.py build_screening_model`` trains the intent classifier, the answerability weights and
+the artifact topic classifier (``topics.py``)
 from the corpus in ``assistant/screening/data/`` and writes them to ``AICD_SCREENING_MODEL_DIR``
 (default ``var/screening``). The app loads that artifact once per process and never trains at
 start-up. A missing or stale artifact (its fingerprint differs from the corpus, the sample
@@ -20,9 +21,10 @@ from django.conf import settings
 
 from assistant import answerability
 from assistant.package import package_version
-from assistant.screening import answerability_training, corpus, training
+from assistant.screening import answerability_training, corpus, topics, training
 from assistant.screening.features import FEATURE_VERSION
 from assistant.screening.model import ModelError, ScreeningModel
+from assistant.screening.topics import TOPIC_VERSION, TopicModel
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +39,7 @@ class Screening:
     intent: ScreeningModel
     answerability: answerability.AnswerabilityModel
     fingerprint: str
+    topics: TopicModel
 
 
 def fingerprint() -> str:
@@ -47,6 +50,7 @@ def fingerprint() -> str:
         f"features={FEATURE_VERSION}",
         f"answerability={','.join(answerability.FEATURES)}",
         f"training={TRAINING_VERSION}",
+        f"topics={TOPIC_VERSION}",
     )
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 
@@ -57,7 +61,9 @@ def build() -> Screening:
     pack = answerability_training.sample_pack()
     intent = training.train(examples)
     measured = answerability_training.measure(examples, pack)
-    return Screening(intent, answerability_training.train(measured), fingerprint())
+    return Screening(
+        intent, answerability_training.train(measured), fingerprint(), topics.train(examples)
+    )
 
 
 def write(screening: Screening, directory: Path) -> None:
@@ -79,6 +85,7 @@ def write(screening: Screening, directory: Path) -> None:
         thresholds=screening.intent.thresholds,
         meta=meta,
     ).save(directory)
+    screening.topics.save(directory)
 
 
 def read(directory: Path) -> Screening:
@@ -91,7 +98,7 @@ def read(directory: Path) -> Screening:
             weights=tuple(float(w) for w in stored["weights"]),  # type: ignore[index]
             threshold=float(stored["threshold"]),  # type: ignore[index]
         )
-        return Screening(intent, model, str(intent.meta["fingerprint"]))
+        return Screening(intent, model, str(intent.meta["fingerprint"]), TopicModel.load(directory))
     except (KeyError, TypeError, ValueError) as exc:
         raise ModelError(f"the screening artifact in {directory} is incomplete: {exc}") from None
 

@@ -130,7 +130,7 @@ def test_an_unsupported_claim_is_annotated_when_configured(configured, api_clien
         gw.answer(
             lambda r: (
                 f"Package says\n{_quote(r)}\n\nThe gate review takes 45 days for Northwind Traders "
-                f"[{r.sent_ids('P')[1]}]."
+                f"[{r.sent_ids('P')[-1]}]."
             )
         )
     )

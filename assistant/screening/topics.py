@@ -1,0 +1,144 @@
+"""Which package artifact a question is about: a topic classifier learnt from the screening corpus.
+
+The screening corpus labels every answerable and borderline question with the artifact that
+answers it (3,500 questions by eight authors). A multinomial logistic regression over TF-IDF word
+uni-/bigrams and character n-grams inside word boundaries (scikit-learn, lbfgs, deterministic)
+learns that mapping, so "swap the underlying LLM" can point at governance even where it shares
+few words with the section that answers. The section ranker (``assistant/ranking.py``) reads the
+probability of a candidate's artifact as one feature. It is built with the screening model
+(``manage.py build_screening_model``) into ``AICD_SCREENING_MODEL_DIR/topics``; a package whose
+artifacts the corpus does not name gets probability 0 for every section, which changes no
+ranking.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
+from sklearn.linear_model import LogisticRegression
+from sklearn.preprocessing import normalize
+
+from assistant.screening.corpus import Example
+from assistant.screening.model import ModelError
+from assistant.screening.normalize import plain
+
+TOPIC_VERSION = 1
+REGULARISATION_C = 10.0
+MIN_DF = 2
+WEIGHTS_FILE = "topics.npz"
+META_FILE = "topics.json"
+_WORD = {"analyzer": "word", "ngram_range": (1, 2)}
+_CHAR = {"analyzer": "char_wb", "ngram_range": (2, 5)}
+
+
+@dataclass(frozen=True)
+class TopicModel:
+    topics: tuple[str, ...]
+    word_vocabulary: dict[str, int]
+    char_vocabulary: dict[str, int]
+    idf: np.ndarray  # word columns, then character columns
+    coef: np.ndarray  # (topics, columns)
+    intercept: np.ndarray
+
+    def probabilities(self, question: str) -> dict[str, float]:
+        """The probability of each artifact topic for ``question``."""
+        row = self._rows([question])
+        logits = np.asarray(row @ self.coef.T)[0] + self.intercept
+        odds = np.exp(logits - logits.max())
+        probs = odds / odds.sum()
+        return dict(zip(self.topics, (float(p) for p in probs), strict=True))
+
+    def _rows(self, questions: Sequence[str]) -> sp.csr_matrix:
+        texts = [plain(q).lower() for q in questions]
+        words = CountVectorizer(vocabulary=self.word_vocabulary, **_WORD).transform(texts)
+        chars = CountVectorizer(vocabulary=self.char_vocabulary, **_CHAR).transform(texts)
+        counts = sp.hstack([words, chars], format="csr").astype(np.float64)
+        counts.data = (1.0 + np.log(counts.data)) * self.idf[counts.indices]
+        return normalize(counts)
+
+    def save(self, directory: Path) -> None:
+        """Write atomically next to the screening model."""
+        directory.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".topics-", dir=directory))
+        np.savez_compressed(
+            tmp / WEIGHTS_FILE,
+            idf=self.idf.astype(np.float32),
+            coef=self.coef.astype(np.float32),
+            intercept=self.intercept.astype(np.float32),
+        )
+        meta = {
+            "version": TOPIC_VERSION,
+            "topics": list(self.topics),
+            "word_vocabulary": self.word_vocabulary,
+            "char_vocabulary": self.char_vocabulary,
+        }
+        (tmp / META_FILE).write_text(json.dumps(meta, sort_keys=True), encoding="utf-8")
+        for name in (WEIGHTS_FILE, META_FILE):
+            os.replace(tmp / name, directory / name)
+        tmp.rmdir()
+
+    @classmethod
+    def load(cls, directory: Path) -> TopicModel:
+        try:
+            meta = json.loads((directory / META_FILE).read_text(encoding="utf-8"))
+            with np.load(directory / WEIGHTS_FILE) as arrays:
+                idf, coef, intercept = arrays["idf"], arrays["coef"], arrays["intercept"]
+            if meta.get("version") != TOPIC_VERSION:
+                raise ValueError("built by another version")
+            return cls(
+                topics=tuple(meta["topics"]),
+                word_vocabulary={str(k): int(v) for k, v in meta["word_vocabulary"].items()},
+                char_vocabulary={str(k): int(v) for k, v in meta["char_vocabulary"].items()},
+                idf=idf.astype(np.float64),
+                coef=coef.astype(np.float64),
+                intercept=intercept.astype(np.float64),
+            )
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ModelError(f"no usable topic model in {directory}: {exc}") from None
+
+
+def train(examples: Sequence[Example]) -> TopicModel:
+    """Fit the classifier on every example that names its artifact topic."""
+    labelled = [e for e in examples if e.topic]
+    if len({e.topic for e in labelled}) < 2:
+        raise ValueError("the corpus names fewer than two artifact topics")
+    texts = [plain(e.question).lower() for e in labelled]
+    word = TfidfVectorizer(sublinear_tf=True, min_df=MIN_DF, **_WORD).fit(texts)
+    char = TfidfVectorizer(sublinear_tf=True, min_df=MIN_DF, **_CHAR).fit(texts)
+    topics = tuple(sorted({e.topic for e in labelled}))
+    word_vocabulary = {str(k): int(v) for k, v in word.vocabulary_.items()}
+    char_vocabulary = {str(k): int(v) for k, v in char.vocabulary_.items()}
+    shell = TopicModel(
+        topics=topics,
+        word_vocabulary=word_vocabulary,
+        char_vocabulary=char_vocabulary,
+        idf=np.concatenate([word.idf_, char.idf_]),
+        coef=np.zeros((len(topics), 0)),
+        intercept=np.zeros(len(topics)),
+    )
+    classifier = LogisticRegression(C=REGULARISATION_C, max_iter=3000)
+    classifier.fit(
+        shell._rows([e.question for e in labelled]), [topics.index(e.topic) for e in labelled]
+    )
+    coef, intercept = classifier.coef_, classifier.intercept_
+    if len(topics) == 2:
+        # scikit-learn keeps one row for two classes (the second's log-odds): as a softmax, the
+        # first class scores 0.
+        coef = np.vstack([np.zeros_like(coef), coef])
+        intercept = np.concatenate([[0.0], intercept])
+    return TopicModel(
+        topics=topics,
+        word_vocabulary=word_vocabulary,
+        char_vocabulary=char_vocabulary,
+        idf=shell.idf,
+        coef=coef,
+        intercept=intercept,
+    )
