@@ -59,7 +59,7 @@ def _plan(quick: bool) -> dict[str, object]:
         "gateway_delay_s": 2.0,
         "gateway_threads": (1, 4, 8, 16),
         "gateway_factors": (1, 2, 4),
-        "gateway_rounds": 3,
+        "gateway_rounds": 5,
     }
 
 
