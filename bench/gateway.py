@@ -276,8 +276,8 @@ def cells(level: Level) -> tuple[str, ...]:
         f"{level.rps:.2f}",
         f"{level.ideal_rps:.2f}",
         f"{level.ratio:.0%}",
-        f"{level.p50_s:.2f} s",
-        f"{level.p95_s:.2f} s",
+        f"{level.p50_s:.2f} s" if level.answered else "none answered",
+        f"{level.p95_s:.2f} s" if level.answered else "none answered",
         f"{level.cpu_ms_per_answer:.0f} ms",
         f"{level.errors} of {level.answered + level.errors}",
         level.target,
@@ -319,7 +319,7 @@ def drive(
                         headers={"Authorization": f"Token {token}"},
                     )
                     ok = response.status_code == 200 and response.json()["state"] == "answered"
-                except httpx.HTTPError:
+                except (httpx.HTTPError, ValueError, KeyError):  # no answer, or not JSON
                     ok = False
                 elapsed = time.perf_counter() - started
                 with lock:

@@ -84,6 +84,12 @@ def test_a_level_renders_as_one_table_row() -> None:
     )
 
 
+def test_a_level_with_no_answer_still_renders() -> None:
+    row = gateway.cells(level(latencies=0, errors=8))
+    assert row[5:8] == ("0%", "none answered", "none answered")
+    assert row[9:] == ("8 of 8", ">= 90% of ideal, 0 errors", "**no**")
+
+
 # ------------------------------------------------------------------------------ the gateway
 
 
