@@ -54,8 +54,10 @@ serve: $(STAMP)
 	$(BIN)/python -m compileall -q $(APP_PACKAGES)
 	AICD_WORKERS=$(WORKERS) $(BIN)/gunicorn -c gunicorn.conf.py
 
-## bench: speed as ratios against baselines measured in the same run; writes docs/performance.md
-## (about ten minutes; installs Debian's redis-server, redis-tools, wrk and poppler-utils if missing)
+## bench: speed as ratios against baselines measured in the same run, and the slow-gateway run;
+## writes docs/performance.md (about a quarter of an hour; installs Debian's redis-server,
+## redis-tools, wrk and poppler-utils if missing). `.venv/bin/python -m bench --gateway-only` runs
+## the slow-gateway part alone (about six minutes) and rewrites only its section.
 BENCH_STAMP := $(VENV)/.bench-installed
 $(BENCH_STAMP): $(STAMP) pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'

@@ -3,6 +3,7 @@
 Every figure is a median over repeated runs, and each baseline is measured in the same run,
 interleaved with the figure it is compared with, so the ratios hold on a busy machine too.
 ``--quick`` is a smoke run (smaller sizes, fewer rounds); its figures are not for the docs.
+``--gateway-only`` runs only the slow-gateway part and rewrites only its section of the doc.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import harness, http_api, machine, retrieval, screening, startup, uploads
-from bench.report import Report, Row, mib, ms, times
+from bench import gateway, harness, http_api, machine, retrieval, screening, startup, uploads
+from bench.report import Report, Row, Table, mib, ms, replace_section, times
 
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "performance.md"
@@ -39,6 +40,10 @@ def _plan(quick: bool) -> dict[str, object]:
             "rank_bm25_queries": {10_000: 20},
             "upload_rounds": 2,
             "sessions": 2,
+            "gateway_delay_s": 0.5,
+            "gateway_threads": (1, 4),
+            "gateway_factors": (1, 2, 4),
+            "gateway_rounds": 1,
         }
     return {
         "startup_rounds": 9,
@@ -51,6 +56,10 @@ def _plan(quick: bool) -> dict[str, object]:
         "rank_bm25_queries": {10_000: 100, 100_000: 25},
         "upload_rounds": 5,
         "sessions": 5,
+        "gateway_delay_s": 2.0,
+        "gateway_threads": (1, 4, 8, 16),
+        "gateway_factors": (1, 2, 4),
+        "gateway_rounds": 5,
     }
 
 
@@ -80,16 +89,44 @@ def run(quick: bool) -> Report:
             f"on {cpus} CPUs). Wall-time figures and their ratios move with such load; the CPU-time "
             "rows (start-up CPU time, server CPU per request) move less."
         )
-    with harness.redis_server() as redis_url, harness.app_server(redis_url) as app:
-        _startup(report, app, plan)
-        _http(report, app, plan)
-        _uploads(report, app, redis_url, plan)
-        _load(report, app, plan)
+    with harness.redis_server() as redis_url:
+        with harness.app_server(redis_url) as app:
+            _startup(report, app, plan)
+            _http(report, app, plan)
+            _uploads(report, app, redis_url, plan)
+            _load(report, app, plan)
+        report.tables.append(_gateway(redis_url, plan))
     _retrieval(report, plan)
     _screening(report, plan)
     load = os.getloadavg()
     report.machine["load average at end (1/5/15 min)"] = " / ".join(f"{x:.2f}" for x in load)
     return report
+
+
+def gateway_only(quick: bool) -> Report:
+    """Only the slow-gateway part: a report with no rows and the one table."""
+    plan = _plan(quick)
+    harness.require("redis-server", "redis-cli")
+    report = Report(machine=machine.describe(), settings={})
+    with harness.redis_server() as redis_url:
+        report.tables.append(_gateway(redis_url, plan))
+    return report
+
+
+def _gateway(redis_url: str, plan: dict[str, object]) -> Table:
+    load_before = os.getloadavg()[0]
+    rounds = int(plan["gateway_rounds"])  # type: ignore[call-overload]
+    levels = gateway.run(
+        redis_url=redis_url,
+        delay_s=float(plan["gateway_delay_s"]),  # type: ignore[arg-type]
+        thread_settings=plan["gateway_threads"],  # type: ignore[arg-type]
+        factors=plan["gateway_factors"],  # type: ignore[arg-type]
+        rounds=rounds,
+        progress=_progress,
+    )
+    return gateway.table(
+        levels, rounds=rounds, load_before=load_before, load_after=os.getloadavg()[0]
+    )
 
 
 def _startup(report: Report, app: harness.App, plan: dict[str, object]) -> None:
@@ -375,7 +412,8 @@ repeated runs, and every baseline was measured in the same run, interleaved with
 is compared with. Ratios are the point: absolute numbers depend on the machine below.
 """
 
-METHOD = """## What each figure measures
+METHOD_HEADING = "What each figure measures"
+METHOD = f"""## {METHOD_HEADING}
 
 The targets are those of issue 9 ("speed as ratios against real baselines"); a row without a
 target is there to be read beside the others.
@@ -416,6 +454,8 @@ target is there to be read beside the others.
 - **session**: one paste (25,000 characters) and one .txt upload bring a session to 120,000
   extracted characters; the serialized size is the session's value in Redis (`STRLEN`), the raw
   size the UTF-8 size of those characters, and Redis memory its `MEMORY USAGE`.
+- **slow LLM gateway**: its own section above says what it runs; `python -m bench
+  --gateway-only` runs that part alone and rewrites only that section.
 """
 
 
@@ -428,13 +468,18 @@ def main() -> None:
     parser.add_argument(
         "--quick", action="store_true", help="a short smoke run; does not write docs"
     )
+    parser.add_argument(
+        "--gateway-only",
+        action="store_true",
+        help="only the slow-gateway run; rewrites only its section of docs/performance.md",
+    )
     parser.add_argument("--samples", type=Path, help="only write the generated PDF and DOCX here")
     args = parser.parse_args()
     if args.samples:
         for kind, path in uploads.write_samples(args.samples).items():
             print(f"{kind}: {path}")
         return
-    report = run(args.quick)
+    report = gateway_only(args.quick) if args.gateway_only else run(args.quick)
     from bench.report import markdown, text_table
 
     print(text_table(report))
@@ -442,7 +487,11 @@ def main() -> None:
         print("\n(--quick: docs/performance.md left unchanged)")
         return
     DOC.parent.mkdir(exist_ok=True)
-    DOC.write_text(markdown(report, intro=INTRO, method=METHOD))
+    if args.gateway_only:
+        (table,) = report.tables
+        DOC.write_text(replace_section(DOC.read_text(), table, before=METHOD_HEADING))
+    else:
+        DOC.write_text(markdown(report, intro=INTRO, method=METHOD))
     print(f"\nwrote {DOC.relative_to(REPO)}")
 
 

@@ -129,8 +129,11 @@ def compile_bytecode(root: Path, packages: tuple[str, ...]) -> None:
 
 
 @contextmanager
-def app_server(redis_url: str, *, workers: int = 2) -> Iterator[App]:
-    """Migrate a fresh SQLite DB, build the sample context pack, serve it with gunicorn."""
+def app_server(redis_url: str, *, workers: int = 2, **overrides: str) -> Iterator[App]:
+    """Migrate a fresh SQLite DB, build the sample context pack, serve it with gunicorn.
+
+    ``overrides`` are further AICD_* variables for the server (a provider, AICD_THREADS).
+    """
     workdir = Path(tempfile.mkdtemp(prefix="aicd-bench-app-"))
     env = app_env(
         workdir,
@@ -139,6 +142,7 @@ def app_server(redis_url: str, *, workers: int = 2) -> Iterator[App]:
         # Extraction and session-size uploads run back to back from one account; the chat
         # throttle keeps its shipped per-user rate (see TOKEN_USERS).
         AICD_UPLOAD_THROTTLE_RATE="10000/min",
+        **overrides,
     )
     try:
         manage(env, "migrate", "--noinput")

@@ -19,7 +19,7 @@ VARS = (
     "AICD_ACCESS_LOG",
     "AICD_MAX_REQUESTS",
     "AICD_GRACEFUL_TIMEOUT_S",
-    "AICD_KEEPALIVE_S",
+    "AICD_PROVIDER",
 )
 
 
@@ -52,6 +52,26 @@ def test_environment_overrides(env):
     assert (conf["bind"], conf["workers"], conf["threads"]) == (["0.0.0.0:9000"], 5, 4)
     assert conf["worker_class"] == "gthread"
     assert (conf["timeout"], conf["max_requests"], conf["max_requests_jitter"]) == (90, 1000, 100)
+
+
+def test_an_llm_gateway_gets_eight_threads_a_worker_unless_told_otherwise(env):
+    env.setenv("AICD_WORKERS", "1")
+    env.setenv("AICD_PROVIDER", "openai_compatible")
+    conf = runpy.run_path(CONF)
+    assert (conf["threads"], conf["worker_class"]) == (8, "gthread")
+    env.setenv("AICD_THREADS", "2")
+    assert runpy.run_path(CONF)["threads"] == 2
+    env.setenv("AICD_PROVIDER", "deterministic")
+    env.delenv("AICD_THREADS")
+    assert (runpy.run_path(CONF)["threads"], runpy.run_path(CONF)["worker_class"]) == (1, "sync")
+
+
+def test_a_threaded_worker_accepts_only_the_requests_it_can_start(env):
+    # More would queue inside one worker while another has idle threads (docs/operations.md).
+    env.setenv("AICD_WORKERS", "1")
+    env.setenv("AICD_THREADS", "8")
+    conf = runpy.run_path(CONF)
+    assert (conf["worker_connections"], conf["keepalive"]) == (8, 0)
 
 
 def test_several_workers_without_redis_refuse_to_start(env):
