@@ -35,6 +35,10 @@ class SectionSpace:
     svd: Any
     row_vectors: dict[str, Any]
 
+    @property
+    def idf(self) -> Any:
+        return self.vectorizer.idf_
+
     @classmethod
     def fit(cls, rows: Sequence[PackageRow]) -> SectionSpace:
         from sklearn.decomposition import TruncatedSVD
@@ -54,9 +58,22 @@ class SectionSpace:
         return cls(vectorizer, svd, {row.row_id: v for row, v in zip(rows, vectors, strict=False)})
 
     def question_vector(self, question: str) -> Any:
-        from sklearn.preprocessing import normalize
+        """The question's unit vector in the space (TF-IDF as the sections', projected)."""
+        import numpy as np
 
-        return normalize(self.svd.transform(self.vectorizer.transform([_document(question)])))[0]
+        vocabulary = self.vectorizer.vocabulary_
+        counts: dict[int, int] = {}
+        for token in _document(question).split():
+            column = vocabulary.get(token)
+            if column is not None:
+                counts[column] = counts.get(column, 0) + 1
+        if not counts:
+            return np.zeros(self.svd.components_.shape[0])
+        columns = np.fromiter(counts, dtype=int, count=len(counts))
+        weights = (1.0 + np.log(np.fromiter(counts.values(), dtype=float))) * self.idf[columns]
+        projected = self.svd.components_[:, columns] @ (weights / np.linalg.norm(weights))
+        norm = float(np.linalg.norm(projected))
+        return projected / norm if norm else projected
 
     def similarity(self, question_vector: Any, row: PackageRow) -> float:
         vector = self.row_vectors.get(row.row_id)

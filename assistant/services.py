@@ -211,8 +211,8 @@ def _select_rows(search: SearchResult, question: str) -> tuple[PackageRow, ...]:
     """The ranked rows whose ranker share is close to the best one's (assistant/ranking.py).
 
     A question asking for a list ("What must ... check?") is answered by a list or table: when
-    none of those rows holds one, the best-ranked leading checklist (or else row with a list) is sent
-    as well.
+    none of those rows holds one, the best-ranked checklist among the hits (or else a leading row with
+    a list) is sent as well.
     """
     if not search.hits:
         return ()
@@ -220,9 +220,11 @@ def _select_rows(search: SearchResult, question: str) -> tuple[PackageRow, ...]:
     picked = [h.row for h in search.hits if h.score >= top * RELATIVE_SCORE_FLOOR]
     picked = picked[:MAX_PACKAGE_REFS]
     if composer.question_type(question) == composer.LISTING and not any(map(_lists, picked)):
-        leading = [h.row for h in search.hits[:LISTING_DEPTH]]
-        checklists = [r for r in leading if r.kind == section_kinds.CHECKLIST and _lists(r)]
-        listed = next(iter(checklists or [r for r in leading if _lists(r)]), None)
+        checklists = [
+            h.row for h in search.hits if h.row.kind == section_kinds.CHECKLIST and _lists(h.row)
+        ]
+        lists = [h.row for h in search.hits[:LISTING_DEPTH] if _lists(h.row)]
+        listed = next(iter(checklists or lists), None)
         if listed is not None:
             picked = picked[: MAX_PACKAGE_REFS - 1] + [listed]
     return tuple(picked)

@@ -16,15 +16,16 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
-from sklearn.preprocessing import normalize
 
 from assistant.screening.corpus import Example
 from assistant.screening.model import ModelError
@@ -39,6 +40,15 @@ _WORD = {"analyzer": "word", "ngram_range": (1, 2)}
 _CHAR = {"analyzer": "char_wb", "ngram_range": (2, 5)}
 
 
+@lru_cache(maxsize=1)
+def _analyzers() -> tuple[Callable[[str], list[str]], Callable[[str], list[str]]]:
+    """The word and character n-gram analysers (scikit-learn's, without its per-call checks)."""
+    return (
+        CountVectorizer(lowercase=False, **_WORD).build_analyzer(),
+        CountVectorizer(lowercase=False, **_CHAR).build_analyzer(),
+    )
+
+
 @dataclass(frozen=True)
 class TopicModel:
     topics: tuple[str, ...]
@@ -50,19 +60,43 @@ class TopicModel:
 
     def probabilities(self, question: str) -> dict[str, float]:
         """The probability of each artifact topic for ``question``."""
-        row = self._rows([question])
-        logits = np.asarray(row @ self.coef.T)[0] + self.intercept
+        columns, values = self._features(question)
+        logits = self.coef[:, columns] @ values + self.intercept
         odds = np.exp(logits - logits.max())
         probs = odds / odds.sum()
         return dict(zip(self.topics, (float(p) for p in probs), strict=True))
 
+    def _features(self, question: str) -> tuple[np.ndarray, np.ndarray]:
+        """The question's TF-IDF row as (columns, values): sub-linear counts of the known word and
+        character n-grams times their IDF, L2-normalised (what TfidfVectorizer computes)."""
+        text = plain(question).lower()
+        counts: Counter[int] = Counter()
+        for analyse, vocabulary, offset in (
+            (_analyzers()[0], self.word_vocabulary, 0),
+            (_analyzers()[1], self.char_vocabulary, len(self.word_vocabulary)),
+        ):
+            for gram in analyse(text):
+                column = vocabulary.get(gram)
+                if column is not None:
+                    counts[offset + column] += 1
+        if not counts:
+            return np.zeros(0, dtype=int), np.zeros(0)
+        columns = np.fromiter(counts, dtype=int, count=len(counts))
+        values = (1.0 + np.log(np.fromiter(counts.values(), dtype=float))) * self.idf[columns]
+        return columns, values / np.linalg.norm(values)
+
     def _rows(self, questions: Sequence[str]) -> sp.csr_matrix:
-        texts = [plain(q).lower() for q in questions]
-        words = CountVectorizer(vocabulary=self.word_vocabulary, **_WORD).transform(texts)
-        chars = CountVectorizer(vocabulary=self.char_vocabulary, **_CHAR).transform(texts)
-        counts = sp.hstack([words, chars], format="csr").astype(np.float64)
-        counts.data = (1.0 + np.log(counts.data)) * self.idf[counts.indices]
-        return normalize(counts)
+        """The TF-IDF rows of many questions (training)."""
+        width = len(self.word_vocabulary) + len(self.char_vocabulary)
+        rows = [self._features(q) for q in questions]
+        return sp.csr_matrix(
+            (
+                np.concatenate([v for _, v in rows]),
+                np.concatenate([c for c, _ in rows]),
+                np.cumsum([0] + [len(c) for c, _ in rows]),
+            ),
+            shape=(len(questions), width),
+        )
 
     def save(self, directory: Path) -> None:
         """Write atomically next to the screening model."""

@@ -27,7 +27,7 @@ class Command(BaseCommand):
                 if ranking.MODEL_PATH.exists()
                 else ""
             )
-            if not committed or json.loads(committed)["weights"] != json.loads(text)["weights"]:
+            if not committed or not _same(json.loads(committed), json.loads(text)):
                 raise CommandError(
                     f"{ranking.MODEL_PATH} does not match its training data and features. "
                     "Run 'manage.py build_ranker' and commit the result."
@@ -43,3 +43,18 @@ class Command(BaseCommand):
                 f"without it, hit@1: {about['cross_author_hit_at_1']}) -> {ranking.MODEL_PATH}"
             )
         )
+
+
+# Retraining on another machine may differ in the last digits (floating-point summation order).
+TOLERANCE = 1e-4
+
+
+def _same(committed: dict[str, Any], trained: dict[str, Any]) -> bool:
+    return (
+        committed.get("features") == trained["features"]
+        and all(
+            abs(a - b) <= TOLERANCE
+            for a, b in zip(committed.get("weights", []), trained["weights"], strict=False)
+        )
+        and len(committed.get("weights", [])) == len(trained["weights"])
+    )
