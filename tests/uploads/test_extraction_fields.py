@@ -132,3 +132,29 @@ def test_nested_tables_text_is_kept_in_its_cell() -> None:
     extracted = _extract(docx_bytes(build), "table.docx")
     assert extracted.text == "Criterion | identity | covered"
     assert extracted.confidence == "high"
+
+
+def test_a_byte_string_field_value_is_read_as_text() -> None:
+    from pypdf.generic import ByteStringObject
+
+    def filled(value: object) -> bytes:
+        writer = PdfWriter(
+            clone_from=io.BytesIO((CORPUS / "sf-libre-office-writer.pdf").read_bytes())
+        )
+        field = DictionaryObject(
+            {
+                NameObject("/Type"): NameObject("/Annot"),
+                NameObject("/Subtype"): NameObject("/Widget"),
+                NameObject("/FT"): NameObject("/Tx"),
+                NameObject("/T"): TextStringObject("Reviewer"),
+                NameObject("/V"): value,
+                NameObject("/Rect"): ArrayObject([FloatObject(v) for v in (50, 50, 250, 100)]),
+            }
+        )
+        writer.pages[0][NameObject("/Annots")] = ArrayObject([writer._add_object(field)])
+        out = io.BytesIO()
+        writer.write(out)
+        return out.getvalue()
+
+    text = _extract(filled(ByteStringObject(b"Caf\xe9 owner")), "f.pdf").text
+    assert text.split("\n")[-1] == "Reviewer: Café owner"

@@ -202,6 +202,16 @@ def _page_text(page: Any) -> tuple[str, int]:
     return text, signed
 
 
+def _field_text(value: Any) -> str:
+    """A field value as text: a byte string is decoded as pypdf decodes PDF strings, else nothing."""
+    if isinstance(value, bytes):
+        from pypdf.generic import create_string_object
+
+        decoded = create_string_object(bytes(value))
+        return "" if isinstance(decoded, bytes) else str(decoded)
+    return str(value)
+
+
 def _inherited(field: Any, key: str) -> Any:
     """A form field's entry, looked up through its /Parent chain as the PDF format inherits it."""
     for _ in range(32):
@@ -241,9 +251,8 @@ def _form_fields(page: Any) -> tuple[list[str], int]:
                 continue
             if kind not in ("/Tx", "/Ch") or value is None:
                 continue
-            if isinstance(value, list):
-                value = ", ".join(str(v) for v in value)
-            shown = clean_inline(strip_invisible(str(value)))
+            values = value if isinstance(value, list) else [value]
+            shown = clean_inline(strip_invisible(", ".join(_field_text(v) for v in values)))
             label = clean_inline(str(_inherited(widget, "/TU") or _inherited(widget, "/T") or ""))
             line = f"{label}: {shown}" if label else shown
             if shown and line not in seen:
