@@ -19,7 +19,7 @@ from statistics import median
 
 import pytest
 
-from assistant import lanes, services
+from assistant import criteria_review, lanes, services
 from assistant.modes import RunState
 from assistant.sentences import split_sentences
 from tests.uploads.test_review_flow import REVIEW_QUESTION
@@ -46,6 +46,7 @@ _WORD = re.compile(r"\w+")
 _IN_WORDS = re.compile(r"[^\W\d_]{3,}|\d")
 _GLYPH_OR_REPLACED = re.compile(r"/g\d+|\(cid:\d+\)|\ufffd")
 PDFTOTEXT = shutil.which("pdftotext")
+QUOTE = re.compile(r': "(.*?)" \[U\d+\]')
 
 
 def _id(entry: dict) -> str:
@@ -165,6 +166,19 @@ def test_every_segment_and_sentence_an_uploaded_citation_could_quote_is_verbatim
 
 
 @pytest.mark.parametrize(
+    "entry", [e for e in _accepted_entries() if _id(e).endswith(TEXT_LAYOUTS)], ids=_id
+)
+def test_every_sentence_the_review_reads_is_verbatim(entry: dict) -> None:
+    """The sentences a review quotes (lines of a paragraph joined) are the text's own words: a
+    verbatim part of it once line breaks are read as spaces, nothing added."""
+    source = _accepted()[_id(entry)]
+    flat = " ".join(source.text.split())
+    read = criteria_review.sentences((source,))
+    for sentence in read:
+        assert " ".join(sentence.text.split()) in flat, sentence.text
+
+
+@pytest.mark.parametrize(
     "entry", [e for e in _accepted_entries() if _id(e).endswith(".csv")], ids=_id
 )
 def test_every_table_row_segment_holds_the_file_s_own_cells(entry: dict) -> None:
@@ -215,6 +229,11 @@ def test_a_review_of_each_accepted_file_quotes_it_verbatim(entry: dict) -> None:
     assert run.state is RunState.ANSWERED, run.diagnostic
     for citation in run.citations_of_class(lanes.UPLOADED_CITATION):
         assert " ".join(citation.excerpt.removesuffix("…").split()) in flat
+    [lane] = [lane for lane in run.lanes if lane.label == lanes.UPLOADED_SAYS]
+    for quote in QUOTE.findall(lane.text):
+        quote = quote.removesuffix("…")
+        # The one full stop a quote may add is the splitter's, after a heading or a label.
+        assert quote in flat or (quote.endswith(".") and quote[:-1] in flat), quote
 
 
 def _words(text: str) -> Counter[str]:
