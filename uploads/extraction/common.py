@@ -66,9 +66,12 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 # A word of three or more symbols and no letter or digit ("#$%&", "}{][").
 _SOUP = re.compile(r"(?<!\S)[^\w\s\ufffd\ue000-\uf8ff]{3,}(?!\S)")
 _NOT_ALNUM = re.compile(r"[\W_]+")
-# A word a reader can read: three letters in a row, or a number. Garbled OCR of a scan (":., dP .")
-# and character charts ("! \" # $ A B C") are mostly tokens with neither.
-_WORDLIKE_TOKEN = re.compile(r"[^\W\d_]{3,}|\d")
+# A word a reader can read: three letters in a row, a number, or any Chinese, Japanese or Korean
+# character (a Korean word is often two syllables). Garbled OCR of a scan (":., dP .") and
+# character charts ("! \" # $ A B C") are mostly tokens with none of these.
+_WORDLIKE_TOKEN = re.compile(
+    r"[^\W\d_]{3,}|\d|[\u1100-\u11ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"
+)
 #: A page or file is unreadable when more than this share of its visible characters are.
 UNREADABLE_SHARE = 0.5
 #: ... or when fewer than this share of its visible characters are in words or numbers (a text
