@@ -23,8 +23,8 @@ run: $(STAMP)
 	$(BIN)/python manage.py ensure_demo_user
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-## test: install and run the whole suite (with Chromium, a throwaway Redis and a throwaway
-## PostgreSQL, installed if missing, and axe-core from npm into .cache/axe-core/ for the
+## test: install and run the whole suite (with Chromium, pdftotext, a throwaway Redis and a
+## throwaway PostgreSQL, installed if missing, and axe-core from npm into .cache/axe-core/ for the
 ## accessibility scan), then the database tests again against PostgreSQL
 PG_STAMP := $(VENV)/.postgres-installed
 $(PG_STAMP): $(STAMP) pyproject.toml

@@ -15,6 +15,8 @@ _REFERENCE_LINES = ("See:", "Also called:")
 MAX_SENTENCE_CHARS = 600
 # A full stop after a URL would read as part of it.
 _ENDS_IN_URL = re.compile(r"(?:https?://|www\.)\S+$", re.I)
+# A sentence ends at its punctuation, also when closing quotes or brackets follow it ("stand.'").
+_ENDED = re.compile(r"[.!?:][\"'\u201d\u2019)\]]*$")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -30,7 +32,7 @@ def split_sentences(text: str) -> list[str]:
         for sentence in _SPLIT.split(line):
             sentence = sentence.strip().rstrip(";,").rstrip()
             if MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS:
-                ended = sentence[-1] in ".!?:" or _ENDS_IN_URL.search(sentence)
+                ended = _ENDED.search(sentence) or _ENDS_IN_URL.search(sentence)
                 out.append(sentence if ended else sentence + ".")
     return out
 

@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 
 from bench import gateway, harness, http_api, machine, retrieval, screening, startup, uploads
 from bench.report import Report, Row, Table, mib, ms, replace_section, times
@@ -67,9 +68,12 @@ CONNECTIONS = 4
 LOAD_CONNECTIONS = 8
 
 
-def run(quick: bool) -> Report:
+SECTIONS = ("uploads",)
+
+
+def run(quick: bool, only: str | None = None) -> Report:
     plan = _plan(quick)
-    harness.require("redis-server", "redis-cli", "wrk", "pdftotext")
+    harness.require("redis-server", "redis-cli", "pdftotext", *(() if only else ("wrk",)))
     report = Report(
         machine=machine.describe(),
         settings={
@@ -89,6 +93,11 @@ def run(quick: bool) -> Report:
             f"on {cpus} CPUs). Wall-time figures and their ratios move with such load; the CPU-time "
             "rows (start-up CPU time, server CPU per request) move less."
         )
+    if only == "uploads":
+        with harness.redis_server() as redis_url, harness.app_server(redis_url) as app:
+            _uploads(report, app, redis_url, plan)
+        _pdf_speed(report, plan)
+        return report
     with harness.redis_server() as redis_url:
         with harness.app_server(redis_url) as app:
             _startup(report, app, plan)
@@ -96,6 +105,7 @@ def run(quick: bool) -> Report:
             _uploads(report, app, redis_url, plan)
             _load(report, app, plan)
         report.tables.append(_gateway(redis_url, plan))
+    _pdf_speed(report, plan)
     _retrieval(report, plan)
     _screening(report, plan)
     load = os.getloadavg()
@@ -320,6 +330,57 @@ def _uploads(report: Report, app: harness.App, redis_url: str, plan: dict[str, o
         report.skipped.append(f"extraction and session size: {exc}")
 
 
+def _pdf_speed(report: Report, plan: dict[str, object]) -> None:
+    _progress("PDF extraction in process against pdftotext (real corpus and generated PDFs)")
+    timings = uploads.pdf_corpus(rounds=int(plan["upload_rounds"]))  # type: ignore[call-overload]
+    long = [t for t in timings if t.pages >= uploads.LONG_PDF_PAGES]
+    if long:
+        ratio = median(t.ratio for t in long)
+        report.add(
+            Row(
+                "PDF extraction",
+                f"in process, median ratio over the {len(long)} PDFs of "
+                f"{uploads.LONG_PDF_PAGES}+ pages",
+                times(ratio),
+                "pdftotext on the same files",
+                times(ratio),
+                "<= 3x",
+                ratio <= 3,
+            )
+        )
+    report.add(
+        Row(
+            "PDF extraction",
+            f"in process, median ratio over all {len(timings)} PDFs",
+            times(median(t.ratio for t in timings)),
+            "pdftotext on the same files",
+            times(median(t.ratio for t in timings)),
+        )
+    )
+    slowest = max(timings, key=lambda t: t.extract_s)
+    report.add(
+        Row(
+            "PDF extraction",
+            f"slowest file: {slowest.name} ({slowest.pages} pages, {slowest.outcome})",
+            f"{slowest.extract_s:.2f} s",
+            f"pdftotext {slowest.pdftotext_s:.2f} s",
+            times(slowest.ratio),
+            "<= 2 s",
+            slowest.extract_s <= 2,
+        )
+    )
+    for t in sorted(long, key=lambda t: -t.ratio):
+        report.add(
+            Row(
+                "PDF extraction",
+                f"{t.name}: {t.pages} pages, {t.bytes / 1024:,.0f} KiB, {t.outcome}",
+                ms(t.extract_s * 1000),
+                f"pdftotext {ms(t.pdftotext_s * 1000)}",
+                times(t.ratio),
+            )
+        )
+
+
 def _retrieval(report: Report, plan: dict[str, object]) -> None:
     with tempfile.TemporaryDirectory(prefix="aicd-bench-retrieval-") as tmp:
         result = retrieval.compare(
@@ -451,6 +512,13 @@ target is there to be read beside the others.
 - **extraction**: the generated 75-page text PDF and ~5 MB DOCX (`bench/documents.py`) uploaded
   through `POST /api/session-sources` (multipart) until its 201 record, against `pdftotext` on
   the same PDF (a separate process) and python-docx reading the DOCX's paragraphs in process.
+- **PDF extraction**: every PDF of the real-document corpus (`tests/uploads/realdocs`, the
+  upload tests' files: accepted, refused and broken alike) and the generated 10-, 30- and
+  75-page PDFs, each extracted whole (no session budget) in this process by
+  `uploads.extraction.extract_upload`, as a worker extracts an upload (imports warmed first),
+  against `pdftotext` on the same file (its own process, start included), interleaved; the
+  median of the per-file ratios over the PDFs of 10 or more pages, and the slowest file.
+  `python -m bench --only uploads` runs the extraction, session and PDF rows alone.
 - **session**: one paste (25,000 characters) and one .txt upload bring a session to 120,000
   extracted characters; the serialized size is the session's value in Redis (`STRLEN`), the raw
   size the UTF-8 size of those characters, and Redis memory its `MEMORY USAGE`.
@@ -474,15 +542,24 @@ def main() -> None:
         help="only the slow-gateway run; rewrites only its section of docs/performance.md",
     )
     parser.add_argument("--samples", type=Path, help="only write the generated PDF and DOCX here")
+    parser.add_argument(
+        "--only",
+        choices=SECTIONS,
+        help="run one part (uploads: upload extraction, session size, in-process PDF extraction "
+        "against pdftotext); prints the table, does not write docs",
+    )
     args = parser.parse_args()
     if args.samples:
         for kind, path in uploads.write_samples(args.samples).items():
             print(f"{kind}: {path}")
         return
-    report = gateway_only(args.quick) if args.gateway_only else run(args.quick)
+    report = gateway_only(args.quick) if args.gateway_only else run(args.quick, args.only)
     from bench.report import markdown, text_table
 
     print(text_table(report))
+    if args.only:
+        print(f"\n(--only {args.only}: docs/performance.md left unchanged)")
+        return
     if args.quick:
         print("\n(--quick: docs/performance.md left unchanged)")
         return

@@ -133,3 +133,33 @@ def test_strict_open_xml_has_its_own_reason_and_next_step() -> None:
     error = _refusal(data, "strict.docx")
     assert error.code == "strict_open_xml" and error.status_code == 415
     assert "Word Document (.docx)" in error.message and "Save As" in error.message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        " ".join(PROSE * 3),
+        "5.1 3.5 1.4 0.2 setosa 4.9 3.0 1.4 0.2 setosa 4.7 3.2 1.3 0.2 setosa",
+        "한국어 문서는 두 줄로 되어 있고 각 줄은 짧은 낱말로 되어 있습니다 검토 기준",
+        "数据边界在网关之内,合同是机密的。审查人员在概念验证开始前检查数据边界。",
+        "حَبيبي هذا نص عربي قصير عن حدود البيانات والعقود السرية في المشروع",
+    ],
+)
+def test_words_numbers_and_cjk_text_are_not_scattered(text: str) -> None:
+    assert readability(text).scattered() is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ":., dP . . i, . . . ? . i ' » 14 e. : .. Pr . srN • ki ., , LIL k 1 sa s .. % , 2 Y. .",
+        "! \" # $ % & ' ( ) * + , - . / : ; < = > ? @ A B C D E F G H I J K L M N O [ \\ ] ^ _",
+    ],
+)
+def test_scattered_letters_and_symbols_are_not_readable_text(text: str) -> None:
+    problem = readability(text).scattered()
+    assert problem and "scattered letters and symbols" in problem
+
+
+def test_a_short_text_is_too_short_to_call_scattered() -> None:
+    assert readability("a . b").scattered() is None

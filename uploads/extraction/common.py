@@ -66,8 +66,18 @@ _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 # A word of three or more symbols and no letter or digit ("#$%&", "}{][").
 _SOUP = re.compile(r"(?<!\S)[^\w\s\ufffd\ue000-\uf8ff]{3,}(?!\S)")
 _NOT_ALNUM = re.compile(r"[\W_]+")
+# A word a reader can read: three letters in a row, a number, or any Chinese, Japanese or Korean
+# character (a Korean word is often two syllables). Garbled OCR of a scan (":., dP .") and
+# character charts ("! \" # $ A B C") are mostly tokens with none of these.
+_WORDLIKE_TOKEN = re.compile(
+    r"[^\W\d_]{3,}|\d|[\u1100-\u11ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]"
+)
 #: A page or file is unreadable when more than this share of its visible characters are.
 UNREADABLE_SHARE = 0.5
+#: ... or when fewer than this share of its visible characters are in words or numbers (a text
+#: of fewer than IN_WORDS_MIN_CHARS visible characters, "a" or "OK", is too short to judge so).
+IN_WORDS_SHARE = 0.5
+IN_WORDS_MIN_CHARS = 40
 
 
 @dataclass(frozen=True)
@@ -80,6 +90,8 @@ class Readability:
     private: int = 0
     #: Letters and digits outside glyph codes.
     wordlike: int = 0
+    #: Visible characters in tokens that hold a word (three letters in a row) or a number.
+    in_words: int = 0
 
     def __add__(self, other: Readability) -> Readability:
         return Readability(
@@ -88,6 +100,7 @@ class Readability:
             self.replaced + other.replaced,
             self.private + other.private,
             self.wordlike + other.wordlike,
+            self.in_words + other.in_words,
         )
 
     @property
@@ -119,6 +132,21 @@ class Readability:
             )
         return None
 
+    def scattered(self) -> str | None:
+        """Why a text layer is scattered letters and symbols rather than words, or None.
+
+        For a PDF's text layer (a poor scan's OCR, a character chart): fewer than half its visible
+        characters in words or numbers. Not for tables or text files, whose cells and lines may
+        rightly be single letters (codes such as Y/N).
+        """
+        if self.visible >= IN_WORDS_MIN_CHARS and self.in_words < IN_WORDS_SHARE * self.visible:
+            return (
+                f"only {self.in_words / self.visible:.0%} of the characters are in words or numbers; "
+                "the rest are scattered letters and symbols (a poor scan's text layer or a "
+                "character chart), not readable text"
+            )
+        return None
+
 
 def readability(text: str) -> Readability:
     """Count the characters of ``text`` a reader could not read, in a few passes of C-level regexes.
@@ -127,7 +155,9 @@ def readability(text: str) -> Readability:
     private-use, surrogate and unassigned characters, and symbol soup (words of three or more
     symbols without a letter or digit).
     """
-    visible = sum(map(len, text.split()))
+    tokens = text.split()
+    visible = sum(map(len, tokens))
+    in_words = sum(len(token) for token in tokens if _WORDLIKE_TOKEN.search(token))
     glyphs = sum(len(m.group()) for m in _GLYPH_CODES.finditer(text))
     rest = _GLYPH_CODES.sub(" ", text) if glyphs else text
     replaced = rest.count("\ufffd")
@@ -142,6 +172,7 @@ def readability(text: str) -> Readability:
         replaced=replaced,
         private=private,
         wordlike=wordlike,
+        in_words=in_words,
     )
 
 

@@ -3,8 +3,10 @@
 Before python-docx sees a byte, the zip is inspected: declared part sizes and compression ratios
 (python-docx has no zip-bomb guard), DTD or entity declarations in any XML part, macro-enabled
 content (``vbaProject.bin``, macroEnabled content types), encrypted entries and Strict Open XML
-are refused. Then headings, paragraphs, text-box paragraphs, list items and table rows are
-extracted in body order, one per line. A heading is a paragraph with a heading style, an outline
+are refused. Then headings, paragraphs, text-box paragraphs, list items and table rows (nested
+tables' text in their cell) are extracted in body order, one per line; content controls (``w:sdt``:
+form fields, document properties shown in the text) are read as the text they show, except
+those still showing their placeholder prompt. A heading is a paragraph with a heading style, an outline
 level (on the paragraph or its style), or a short, numbered, bold paragraph that does not end like
 a sentence. Past what the session's character budget has left, the document is cut after its
 last whole section that fits.
@@ -45,7 +47,7 @@ _STRICT_MAIN = b"http://purl.oclc.org/ooxml/officeDocument/relationships/officeD
 # Text boxes in body paragraphs are read (see _text_box_paragraphs); a drawing or VML picture
 # that is not a text box, and text boxes elsewhere, make the extraction partial.
 _PARTIAL_XPATH = (
-    ".//w:ins | .//w:del | .//w:moveFrom | .//w:moveTo | .//w:sdt"
+    ".//w:ins | .//w:del | .//w:moveFrom | .//w:moveTo"
     " | .//w:drawing[not(.//w:txbxContent)] | .//w:pict[not(.//w:txbxContent)] | .//w:object"
     " | .//w:fldSimple | .//w:altChunk"
     " | .//w:footnoteReference | .//w:endnoteReference | .//w:commentReference | .//w:customXml"
@@ -216,6 +218,7 @@ def extract_docx(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
             Reason.MALFORMED, "The Word document is malformed and could not be read."
         ) from None
     try:
+        _unwrap_content_controls(document.element.body)
         return _walk(document, budget, limits)
     except SourceRefused:
         raise
@@ -261,9 +264,7 @@ def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:  
                 opening = opening or not headings
                 add(box_text)
         elif isinstance(block, Table):
-            rows, nested = _table_rows(block)
-            partial = partial or nested
-            for row in rows:
+            for row in _table_rows(block):
                 opening = opening or not headings
                 add(row)
     _check_sections(len(headings) + int(opening), limits)
@@ -417,9 +418,40 @@ def _style_name(paragraph: Paragraph) -> str | None:
     return style.name if style is not None else None
 
 
-def _table_rows(table: Table) -> tuple[list[str], bool]:
+def _unwrap_content_controls(body: Any) -> None:
+    """Put each content control's content in its place (innermost first), in the parsed copy only.
+
+    A control still showing its placeholder prompt (``w:showingPlcHdr``) holds no author text
+    and is dropped. Block, row, cell and run controls alike: what Word shows is what is read.
+    """
+    for sdt in reversed(_xpath(".//w:sdt")(body)):
+        parent = sdt.getparent()
+        if parent is None:
+            continue
+        position = parent.index(sdt)
+        if not _xpath("./w:sdtPr/w:showingPlcHdr")(sdt):
+            for content in _xpath("./w:sdtContent")(sdt):
+                for offset, child in enumerate(list(content)):
+                    parent.insert(position + offset, child)
+        parent.remove(sdt)
+
+
+def _cell_text(cell: Any, depth: int = 0) -> str:
+    """A cell's paragraphs and, within it, its nested tables' rows, on one line."""
+    from docx.table import Table
+
+    parts: list[str] = []
+    for block in cell.iter_inner_content():
+        if isinstance(block, Table):
+            if depth < 5:
+                parts.extend(_table_rows(block, depth + 1))
+        else:
+            parts.append(block.text)
+    return clean_inline(" ".join(parts))
+
+
+def _table_rows(table: Table, depth: int = 0) -> list[str]:
     rows: list[str] = []
-    nested = False
     for row in table.rows:
         cells: list[str] = []
         previous = None
@@ -427,8 +459,7 @@ def _table_rows(table: Table) -> tuple[list[str], bool]:
             if previous is not None and cell._tc is previous:  # merged-cell identity
                 continue
             previous = cell._tc
-            nested = nested or bool(cell.tables)
-            cells.append(clean_inline(cell.text))
+            cells.append(_cell_text(cell, depth))
         if any(cells):
             rows.append(" | ".join(cells))
-    return rows, nested
+    return rows

@@ -1,7 +1,10 @@
 """PDF extraction with pypdf: text pages in order, page anchors, tightened decompression limits.
 
 Each page's text is re-flowed into paragraphs, one per line (uploads.extraction.reflow), so a
-sentence is never split at a line break of the page.
+sentence is never split at a line break of the page. Filled form fields (text and choice fields)
+are not part of a page's content stream: their values follow the page's text, one
+``label: value`` line each. A signed signature field's shown text is not read, so a PDF with one
+is extracted ``partial``.
 
 Refused: encrypted PDFs (decided on ``is_encrypted``, so owner-password-only files too), PDFs with
 no extractable text (scanned or image-only: a page with an image and a token of text counts as an
@@ -26,6 +29,7 @@ from uploads.extraction.common import (
     CharBudget,
     Readability,
     check_deadline,
+    clean_inline,
     kept_range,
     readability,
     strip_invisible,
@@ -136,13 +140,12 @@ def _extract(
             f"{limits.document_pages_or_sections} pages.",
         )
     pages: list[str] = []
-    image_only = unreadable = 0
+    image_only = unreadable = signatures = 0
     total = Readability()  # measured once per page; the pages add up to the document
     for page in reader.pages:
         check_deadline(deadline, "PDF")
-        text = reflow(_normalise(page.extract_text() or ""))
-        if len(text.strip()) < IMAGE_PAGE_CHARS and _has_image(page):
-            text = ""  # a scanned page with a token of text (a page number, a stamp) is an image
+        text, signed = _page_text(page)
+        signatures += signed
         if not budget.take(len(text) + (1 if pages else 0)):
             break
         pages.append(text)
@@ -161,7 +164,7 @@ def _extract(
             "supported; upload a PDF with a text layer or paste the text.",
         )
     body = "\f".join(pages)
-    problem = total.problem()
+    problem = total.problem() or total.scattered()
     if problem:
         raise refuse(
             Reason.LOW_CONFIDENCE,
@@ -172,12 +175,92 @@ def _extract(
         method=METHOD,
         text=body,
         anchors_available=("page",),
-        confidence=CONFIDENCE_PARTIAL if image_only or unreadable else CONFIDENCE_HIGH,
+        confidence=CONFIDENCE_PARTIAL
+        if image_only or unreadable or signatures
+        else CONFIDENCE_HIGH,
         kept=kept_range("pages", len(pages), count) if len(pages) < count else "",
-        meta={"image_only_pages": image_only, "unreadable_pages": unreadable}
-        if image_only or unreadable
-        else {},
+        meta={
+            name: value
+            for name, value in (
+                ("image_only_pages", image_only),
+                ("unreadable_pages", unreadable),
+                ("signatures_not_read", signatures),
+            )
+            if value
+        },
     )
+
+
+def _page_text(page: Any) -> tuple[str, int]:
+    """One page's re-flowed text, then its filled form fields; and its signed signature fields."""
+    text = reflow(_normalise(page.extract_text() or ""))
+    if len(text.strip()) < IMAGE_PAGE_CHARS and _has_image(page):
+        text = ""  # a scanned page with a token of text (a page number, a stamp) is an image
+    fields, signed = _form_fields(page)
+    if fields:
+        text = "\n".join([text, *fields]) if text else "\n".join(fields)
+    return text, signed
+
+
+def _field_text(value: Any) -> str:
+    """A field value as text: a byte string is decoded as pypdf decodes PDF strings, else nothing."""
+    if isinstance(value, bytes):
+        from pypdf.generic import create_string_object
+
+        decoded = create_string_object(bytes(value))
+        return "" if isinstance(decoded, bytes) else str(decoded)
+    return str(value)
+
+
+def _inherited(field: Any, key: str) -> Any:
+    """A form field's entry, looked up through its /Parent chain as the PDF format inherits it."""
+    for _ in range(32):
+        if field is None:
+            return None
+        value = field.get(key)
+        if value is not None:
+            return value.get_object() if hasattr(value, "get_object") else value
+        parent = field.get("/Parent")
+        field = parent.get_object() if parent is not None else None
+    return None
+
+
+def _form_fields(page: Any) -> tuple[list[str], int]:
+    """The page's filled text and choice fields as ``label: value`` lines, and its signed signatures.
+
+    The label is the field's user-facing name (``/TU``) or else its name (``/T``). A field shown by
+    several widgets on the page is read once; check boxes and radio buttons (whose values are
+    export names, not text) are left out.
+    """
+    try:
+        annots = page.get("/Annots")
+        annots = annots.get_object() if annots is not None else None
+        if not annots:
+            return [], 0
+        lines: list[str] = []
+        seen: set[str] = set()
+        signed = 0
+        for ref in annots:
+            widget = ref.get_object()
+            if widget.get("/Subtype") != "/Widget":
+                continue
+            kind = _inherited(widget, "/FT")
+            value = _inherited(widget, "/V")
+            if kind == "/Sig":
+                signed += value is not None
+                continue
+            if kind not in ("/Tx", "/Ch") or value is None:
+                continue
+            values = value if isinstance(value, list) else [value]
+            shown = clean_inline(strip_invisible(", ".join(_field_text(v) for v in values)))
+            label = clean_inline(str(_inherited(widget, "/TU") or _inherited(widget, "/T") or ""))
+            line = f"{label}: {shown}" if label else shown
+            if shown and line not in seen:
+                seen.add(line)
+                lines.append(line)
+        return lines, signed
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return [], 0
 
 
 def _has_image(page: Any) -> bool:

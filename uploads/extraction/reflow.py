@@ -3,7 +3,9 @@
 A PDF's text layer breaks lines where the page did. Splitting sentences at those breaks quotes
 fragments ("...in order to describe an"), so each page is re-flowed first: one paragraph per line.
 
-A line ends its paragraph when the next line is blank or starts a list item, or when it ends a
+A page number on a line of its own ("12", "Page 3", "4 / 14", "- 7 -") is a paragraph of its own,
+never the end of the sentence above it. A line ends its paragraph when the next line is blank or
+starts a list item, or when it ends a
 sentence short of the page's usual line width, or when it is a short line followed by a capitalised
 line (a heading or a label). Otherwise the next line
 continues it; a line ending in a hyphen after a lower-case letter, followed by a lower-case
@@ -16,6 +18,9 @@ import re
 
 _LIST_START = re.compile(
     r"^(?:[-*\u2022\u25aa\u25cf\u2013\u2014\u00b7]\s|\(?\d{1,3}[.)]\s|\(?[a-z][.)]\s)"
+)
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?[-\u2013]?\s*\d{1,4}\s*(?:(?:/|of)\s*\d{1,4})?\s*[-\u2013]?$", re.I
 )
 _SENTENCE_END = re.compile(r"[.!?:;][\"'\u201d\u2019)\]]*$")
 _HYPHENATED = re.compile(r"[a-z\u00df-\u00ff]-$")
@@ -65,6 +70,8 @@ def _usual_width(lines: list[str]) -> int:
 
 def _ends_paragraph(line: str, following: str, width: int) -> bool:
     if not following or _LIST_START.match(following):
+        return True
+    if _PAGE_NUMBER.match(following) or _PAGE_NUMBER.match(line):
         return True
     short = len(line) < SHORT_LINE * width
     if _SENTENCE_END.search(line):
