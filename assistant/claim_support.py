@@ -406,7 +406,10 @@ def negated(text: str) -> bool:
 
 
 def flat(text: str) -> str:
-    return " ".join(re.sub(r"[\"“”‘’']", "", text).split()).lower()
+    """Lower-case, whitespace collapsed, quotation marks dropped, square brackets read as round
+    ones (a lane quotes user text with "(39)" for "[39]": brackets there would read as citations)."""
+    text = re.sub(r"[\"“”‘’']", "", text).replace("[", "(").replace("]", ")")
+    return " ".join(text.split()).lower()
 
 
 def verbatim(body: str, flat_sources: str) -> bool:

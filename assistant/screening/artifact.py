@@ -29,7 +29,7 @@ from assistant.screening.topics import TOPIC_VERSION, TopicModel
 logger = logging.getLogger(__name__)
 
 # Bump when training changes in a way the inputs do not show (a new hyperparameter, say).
-TRAINING_VERSION = 1
+TRAINING_VERSION = 2
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ SEED = 0
 THRESHOLD_GRID = tuple(round(x, 2) for x in np.arange(0.20, 0.86, 0.025))
 # The screen must not turn answerable questions away: the thresholds maximise the mean of the
 # per-class correct rates among settings that keep at least this share of answerable questions.
-MIN_ANSWER_RATE = 0.96
+MIN_ANSWER_RATE = 0.98
 
 
 def fit(examples: Sequence[Example], *, alpha: float = REGULARISATION_ALPHA) -> ScreeningModel:

@@ -180,6 +180,10 @@ def test_registry_review_page_for_a_source_owner(
         page.get_by_role("button", name="Validate").click()
     assert page.locator("#report").count() == 1
     findings += axe_blocking(session, axe_script, "registry-report")
+    # At phone width the report is one card per record: nothing is wider than the screen.
+    page.set_viewport_size({"width": 360, "height": 800})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert page.get_by_text("invalid", exact=False).first.is_visible()
     assert_accessible(findings)
     session.assert_clean()
 

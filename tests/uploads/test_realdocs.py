@@ -194,7 +194,6 @@ def test_every_table_row_segment_holds_the_file_s_own_cells(entry: dict) -> None
 # the source; FPDF2: pypdf runs two lines together ("Line 1Line 2") and the quote spanning them
 # is not found. Strict: the mark fails once they pass, so it cannot outlive the fix.
 REVIEW_DIAGNOSTIC = {
-    "ietf-rfc2616.txt": "a quoted reference [39] becomes (39)",
     "sf-fpdf2-annotations.pdf": "a quote across two lines pypdf runs together",
 }
 
