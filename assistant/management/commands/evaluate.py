@@ -116,6 +116,18 @@ def _quality(eval_dir: Path) -> str:
 
 QUALITY_HEADER = """## Answer quality and criteria-level review
 
+How an offline answer is chosen: BM25 finds candidate sections; a learned ranker
+(`assistant/ranking.py`, a pairwise logistic regression over package-agnostic pair features in
+`assistant/rank_features.py`) orders them, reading among others the section's latent-semantic
+similarity to the question (fitted on the package itself) and the probability that the question
+is about the section's artifact (`assistant/screening/topics.py`, learnt from the 3,500
+topic-labelled screening questions of eight authors); sections whose softmax share is at least a
+tenth of the best one's are sent, plus a checklist for a list question. The composer
+(`assistant/composer.py`) leads with the unit that answers (with the next sentence of its
+paragraph), a whole list or table for a list question, and adds a unit only when it brings a new
+term or section. The ranker's cross-author hit@1 (trained on one of its two sets, scored on the
+other) is printed by `manage.py build_ranker`.
+
 Answers (`tests/eval/answers/`): each question names the sections an expert would cite (first is
 best) and verbatim key facts. hit@1: the first package citation of the run is one of those
 sections; hit@any: some package citation is; key-fact recall: share of key facts found in the

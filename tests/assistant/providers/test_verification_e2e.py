@@ -340,3 +340,37 @@ def test_the_deterministic_provider_neutralises_a_label_shaped_title(reviewer_cl
     ]
     assert body["lanes"][1]["text"].startswith(f'"{LABEL_TITLE}", ')
     assert body["telemetry"]["claim_support"]["unsupported_count"] == 0
+
+
+ARCHITECTURE_DRAFT = (
+    "# Claims summariser architecture\n\n"
+    "The service reads claim files classified confidential through a read-only service account.\n\n"
+    "Users sign in through the enterprise identity provider and the service checks their group.\n\n"
+    "Summaries are written back to the claims system through its documented API."
+)
+
+
+def test_a_review_request_names_its_criteria_and_a_finding_on_another_is_withheld(
+    configured, reviewer_client
+) -> None:
+    """With an LLM provider the request carries the declared criteria the findings must name,
+    each with its package id, and an answer that assesses a criterion it was not sent is held."""
+    sid = _paste(reviewer_client, "Architecture proposal", ARCHITECTURE_DRAFT)
+    configured.then(
+        gw.answer(
+            lambda r: _review_answer(
+                r,
+                uploaded=_quote(r, "U"),
+                assessment=f"- pass: Quantum readiness [{r.sent_ids('P')[0]}]",
+                missing=f"- Evidence to supply for [{r.sent_ids('P')[0]}]: not in the upload.",
+            )
+        )
+    )
+    body = _chat(reviewer_client, REVIEW_QUESTION, session_source_ids=[sid])
+    (received,) = configured.requests
+    sent = received.user_message
+    assert "name only the criteria listed here" in sent
+    for criterion in ("Data boundary", "Integration", "Identity and access"):
+        assert criterion in sent, criterion
+    assert body["state"] == "diagnostic"
+    assert "has a finding for a criterion that was not sent: Quantum readiness" in body["diagnostic"]
