@@ -7,7 +7,8 @@ Every provider's answer takes this one path (``assistant.services.answer`` calls
 2. the gate (``assistant.answer_check``) checks lanes, order and citation ids;
 3. lane text becomes plain text (``output_rails.plain_text``);
 4. output rails: no secret-shaped text, no approval that is not a verbatim quote of a source sent;
-5. claim support (``assistant.claim_support``): below the threshold, ``strict`` withholds the
+5. claim support (lanes split into claims by ``assistant.claims``, each scored by
+   ``assistant.claim_support``): below the threshold, ``strict`` withholds the
    answer with a diagnostic that names claims by lane and position only, ``annotate`` shows
    the claim marked unsupported, without its citation markers.
 
@@ -24,7 +25,7 @@ from typing import Any
 from django.conf import settings
 
 from assistant import answer_check as gate
-from assistant import claim_support, output_rails
+from assistant import claim_support, claims, output_rails
 from assistant.claim_support import SupportReport
 from assistant.expansion import Expansion
 from assistant.prompt import ProviderRequest
@@ -159,7 +160,7 @@ def _unsupported_problem(score: claim_support.ClaimScore) -> str:
 
 
 def _approval_problems(shown: Sequence[Lane], request: ProviderRequest) -> list[str]:
-    sent = claim_support.flat(
+    sent = claims.flat(
         "\n".join(
             output_rails.plain_text(part)
             for ref in request.all_refs()
@@ -168,11 +169,9 @@ def _approval_problems(shown: Sequence[Lane], request: ProviderRequest) -> list[
     )
     problems = []
     for lane in shown:
-        for claim in claim_support.lane_claims(lane):
-            own_words = claim_support.without_quotes_of(claim.body, sent)
-            if output_rails.approval_grants(own_words) and not claim_support.verbatim(
-                claim.body, sent
-            ):
+        for claim in claims.lane_claims(lane):
+            own_words = claims.without_quotes_of(claim.body, sent)
+            if output_rails.approval_grants(own_words) and not claims.verbatim(claim.body, sent):
                 problems.append(
                     f"claim {claim.position} of lane '{lane.label}' grants or implies an approval "
                     "that is not a verbatim quote of a source sent"
@@ -186,7 +185,7 @@ def _annotated(shown: Sequence[Lane], report: SupportReport) -> tuple[Lane, ...]
     out = []
     for lane in shown:
         text = lane.text
-        for claim in reversed(claim_support.lane_claims(lane)):
+        for claim in reversed(claims.lane_claims(lane)):
             if (lane.label, claim.position) in bad:
                 marked = (
                     f"{UNSUPPORTED_PREFIX} {' '.join(gate.MARKER_RE.sub(' ', claim.text).split())}"

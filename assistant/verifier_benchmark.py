@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from assistant import citations, claim_support, lanes
+from assistant import citations, claim_support, claims, lanes
 from assistant.expansion import Expansion
 from assistant.modes import Mode
 from assistant.prompt import ProviderRequest
@@ -179,7 +179,7 @@ def _number_changed(sentence: str) -> str | None:
 
 
 def _role_changed(sentence: str, rng: random.Random) -> str | None:
-    found = claim_support.roles(sentence)
+    found = claims.roles(sentence)
     if not found:
         return None
     old = sorted(found)[0]
@@ -259,7 +259,7 @@ def build_cases(rows: Sequence[PackageRow], seed: int = SEED) -> list[Case]:
                 if claim and claim != sentence
             ]
             # A sentence the other row also states (shared boilerplate) is not a wrong citation.
-            if claim_support.flat(sentence).rstrip(".") not in claim_support.flat(other.text):
+            if claims.flat(sentence).rstrip(".") not in claims.flat(other.text):
                 cases.append(Case(half, "wrong row", False, sentence, other, row))
     return cases
 

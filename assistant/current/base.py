@@ -4,16 +4,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
-
-from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured
-from django.core.signals import setting_changed
-from django.dispatch import receiver
-from django.utils.module_loading import import_string
 
 from assistant.types import PackageRow
+from core.implementations import Implementations
 
 #: AICD_CURRENT_CONTEXT_ADAPTER name -> import string: the one list of adapters.
 ADAPTERS = {
@@ -82,34 +75,19 @@ class DisabledAdapter(BaseCurrentContextAdapter):
         )
 
 
+_ADAPTERS: Implementations[BaseCurrentContextAdapter] = Implementations(
+    "AICD_CURRENT_CONTEXT_ADAPTER", ADAPTERS, reset_prefix="AICD_CURRENT_CONTEXT"
+)
+
+
 def get_adapter() -> BaseCurrentContextAdapter:
     """The configured adapter, built once per process from the validated settings.
 
     An unknown AICD_CURRENT_CONTEXT_ADAPTER is an ImproperlyConfigured naming the setting (and
-    the system check ``current.E001``).
+    the system check ``current.E001``). A changed AICD_CURRENT_CONTEXT_* setting builds it anew.
     """
-    name = settings.AICD_CURRENT_CONTEXT_ADAPTER
-    return _build_adapter(name, ADAPTERS.get(name, ""))
+    return _ADAPTERS.current()
 
 
-def unknown_adapter_message(name: object) -> str | None:
-    """The readable error for an AICD_CURRENT_CONTEXT_ADAPTER that names no adapter, or None."""
-    if name in ADAPTERS:
-        return None
-    return f"AICD_CURRENT_CONTEXT_ADAPTER must be one of: {', '.join(ADAPTERS)}; got {name!r}."
-
-
-@cache
-def _build_adapter(name: str, path: str) -> BaseCurrentContextAdapter:
-    problem = unknown_adapter_message(name)
-    if problem:
-        raise ImproperlyConfigured(problem)
-    instance: BaseCurrentContextAdapter = import_string(path)()
-    return instance
-
-
-@receiver(setting_changed)
-def _reset_adapter(*, setting: str, **kwargs: Any) -> None:
-    """Tests that override an AICD_CURRENT_CONTEXT_* setting get an adapter built anew."""
-    if setting.startswith("AICD_CURRENT_CONTEXT"):
-        _build_adapter.cache_clear()
+#: The readable error for an AICD_CURRENT_CONTEXT_ADAPTER that names no adapter, or None.
+unknown_adapter_message = _ADAPTERS.unknown_message

@@ -4,16 +4,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from functools import cache
-from typing import Any
-
-from django.conf import settings
-from django.core.exceptions import ImproperlyConfigured
-from django.core.signals import setting_changed
-from django.dispatch import receiver
-from django.utils.module_loading import import_string
 
 from assistant.prompt import ProviderRequest
+from core.implementations import Implementations
 
 #: AICD_PROVIDER name -> import string: the one list of providers (the system check reads it).
 PROVIDERS = {
@@ -56,35 +49,20 @@ class BaseProvider(ABC):
         """Answer the request or raise ProviderError."""
 
 
+_PROVIDERS: Implementations[BaseProvider] = Implementations(
+    "AICD_PROVIDER", PROVIDERS, reset_prefix="AICD_PROVIDER"
+)
+
+
 def get_provider() -> BaseProvider:
     """The configured provider, built once per process from the validated settings.
 
     A provider checks its own configuration when it is built and reports a gap on every run as a
     diagnostic; an unknown AICD_PROVIDER is an ImproperlyConfigured naming the setting (and the
-    system check ``provider.E001``).
+    system check ``provider.E001``). A changed AICD_PROVIDER* setting builds it anew.
     """
-    name = settings.AICD_PROVIDER
-    return _build_provider(name, PROVIDERS.get(name, ""))
+    return _PROVIDERS.current()
 
 
-def unknown_provider_message(name: object) -> str | None:
-    """The readable error for an AICD_PROVIDER that names no provider, or None."""
-    if name in PROVIDERS:
-        return None
-    return f"AICD_PROVIDER must be one of: {', '.join(PROVIDERS)}; got {name!r}."
-
-
-@cache
-def _build_provider(name: str, path: str) -> BaseProvider:
-    problem = unknown_provider_message(name)
-    if problem:
-        raise ImproperlyConfigured(problem)
-    instance: BaseProvider = import_string(path)()
-    return instance
-
-
-@receiver(setting_changed)
-def _reset_provider(*, setting: str, **kwargs: Any) -> None:
-    """Tests that override an AICD_PROVIDER* setting get a provider built from the new value."""
-    if setting.startswith("AICD_PROVIDER"):
-        _build_provider.cache_clear()
+#: The readable error for an AICD_PROVIDER that names no provider, or None.
+unknown_provider_message = _PROVIDERS.unknown_message

@@ -6,6 +6,7 @@ import pytest
 
 from assistant import claim_support as cs
 from assistant import lanes
+from assistant.claims import split_claims
 from assistant.expansion import Expansion
 from assistant.modes import Mode
 from assistant.prompt import ProviderRequest, SourceRef
@@ -59,7 +60,7 @@ def _reasons(text: str, label: str = lanes.PACKAGE_SAYS) -> tuple[str, ...]:
 
 def test_claims_are_sentences_and_list_items_with_their_markers() -> None:
     text = "Owners sign. [P1] Budgets are reviewed [P2].\n\n- First item [P1].\n- Second: [P2] third part."
-    claims = cs.split_claims(lanes.PACKAGE_SAYS, text)
+    claims = split_claims(lanes.PACKAGE_SAYS, text)
     assert [c.text for c in claims] == [
         "Owners sign. [P1]",
         "Budgets are reviewed [P2].",

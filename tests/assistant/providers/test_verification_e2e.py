@@ -373,4 +373,6 @@ def test_a_review_request_names_its_criteria_and_a_finding_on_another_is_withhel
     for criterion in ("Data boundary", "Integration", "Identity and access"):
         assert criterion in sent, criterion
     assert body["state"] == "diagnostic"
-    assert "has a finding for a criterion that was not sent: Quantum readiness" in body["diagnostic"]
+    assert (
+        "has a finding for a criterion that was not sent: Quantum readiness" in body["diagnostic"]
+    )
