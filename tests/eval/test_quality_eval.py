@@ -2,8 +2,8 @@
 
 The floors sit slightly below what the held-out sets measured when this landed (docs/evaluation.md);
 some are below the issue's bars, which the held-out sets do not all meet yet. The answer floors
-are on the counsel, pm, sre and exec questions pooled (the ranker trains on the analyst and
-auditor questions); the review floors on the engineer and platform-lead drafts pooled. Training
+are on the questions of the six held-out authors pooled (counsel, pm, sre, exec, ml, newhire; the
+ranker trains on the analyst and auditor questions); the review floors on the engineer and platform-lead drafts pooled. Training
 and tuning sets carry no floor here: a figure on the data a model was fitted to proves little.
 """
 
@@ -16,12 +16,14 @@ import pytest
 from assistant import answer_eval, review_eval
 
 HERE = Path(__file__).parent
-ANSWER_FLOORS = {"hit_at_1": 0.66, "hit_at_any": 0.75, "key_fact_recall": 0.56, "answered": 0.92}
+ANSWER_FLOORS = {"hit_at_1": 0.69, "hit_at_any": 0.80, "key_fact_recall": 0.57, "answered": 0.91}
 HELD_OUT_ANSWERS = (
     "answers/heldout-counsel.jsonl",
     "answers/heldout-pm.jsonl",
     "answers/final-sre.jsonl",
     "answers/final-exec.jsonl",
+    "answers/final2-ml.jsonl",
+    "answers/final2-newhire.jsonl",
 )
 REVIEW_FLOORS = {"recall": 0.82, "contradictions_flagged": 0.60, "verbatim_rate": 0.98}
 REVIEW_CEILINGS = {"false_alarm_rate": 0.23}
