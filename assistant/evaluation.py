@@ -142,7 +142,7 @@ held-out figures only.
 | section | data | authors | tuned on | measured on |
 |---|---|---|---|---|
 | Screening (intent + answerability) | `assistant/screening/data/`, 7,000+ questions, six classes | five persona authors (architect, hurried, newcomer, redteam, operator) and the three earlier eval sets as authors session-a/b/c | the other authors of each fold | each author held out in turn; `operator` was written last and never used for any design choice |
-| Answer quality | `assistant/ranking_data/` (524 questions), `tests/eval/answers/` (501) | analyst, auditor (ranker training); counsel, pm (held out, checked in aggregate during design); sre, exec (final test, measured once) | `questions-analyst.jsonl`, `questions-auditor.jsonl` | `heldout-*.jsonl`, `final-*.jsonl` |
+| Answer quality | `assistant/ranking_data/` (524 questions), `tests/eval/answers/` (715) | analyst, auditor (ranker training); counsel, pm (held out, checked in aggregate during design); sre, exec (final test, measured at design freeze); ml, newhire (second final test, written after the freeze, measured once) | `questions-analyst.jsonl`, `questions-auditor.jsonl` | `heldout-*.jsonl`, `final-*.jsonl`, `final2-*.jsonl` |
 | Criteria-level review | `tests/eval/reviews/` (36 drafts with planted gaps, Markdown, DOCX, PDF) | consultant (dev); engineer, platform-lead (held out) | `consultant/` | `engineer/`, `platform-lead/` |
 | Claim verifier | claims built from the package rows | generated (seeded) | the tune half of the artifacts | the held-out half |
 | Early end-to-end sets | `tests/eval/*.jsonl` | helper sessions A, B, C | now part of the screening corpus | retrieval top-3 only (their refusal rates are training figures) |
