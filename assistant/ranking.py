@@ -79,9 +79,14 @@ def _first_rows(index: Index) -> frozenset[str]:
     return frozenset(first.values())
 
 
-def candidates(index: Index, question: str, result: SearchResult) -> list[Candidate]:
-    """BM25's leading rows and the rows the question names by heading, with their features."""
-    q = rank_features.analyse(index, question)
+def candidates(
+    index: Index, question: str, result: SearchResult, q: rank_features.QuestionTerms | None = None
+) -> list[Candidate]:
+    """BM25's leading rows and the rows the question names by heading, with their features.
+
+    ``q`` is the question analysed against ``index`` (``rank_features.analyse``), when the caller
+    has it already."""
+    q = q or rank_features.analyse(index, question)
     space = section_space.for_index(index)
     q_vector = space.question_vector(question)
     topic_of = get_screening().topics.probabilities(question)
@@ -116,7 +121,8 @@ def search(index: Index, question: str, *, k: int) -> SearchResult:
     if not result.hits:
         return result
     ranker = model()
-    pool = candidates(index, question, result)
+    q = rank_features.analyse(index, question)
+    pool = candidates(index, question, result, q)
     raw = [ranker.score(c.vector) for c in pool]
     best = max(raw)
     total = sum(math.exp(s - best) for s in raw)
@@ -134,11 +140,16 @@ def search(index: Index, question: str, *, k: int) -> SearchResult:
     return dataclasses.replace(result, hits=hits, supported=result.supported or defined)
 
 
+@lru_cache(maxsize=8192)
+def _heading_stems(heading: str) -> frozenset[str]:
+    return frozenset(content_stems(heading))
+
+
 def _headed_rows(index: Index, own: frozenset[str], term: frozenset[str]) -> list[PackageRow]:
     """Rows the question names by heading: the defined term, or a heading of two words or more."""
     out = []
     for row in index.rows:
-        heading = frozenset(content_stems(row.heading))
+        heading = _heading_stems(row.heading)
         if not heading:
             continue
         if heading == term or (

@@ -10,8 +10,6 @@ otherwise it passes on to retrieval. The same question always gets the same scor
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -20,6 +18,7 @@ import numpy as np
 
 from assistant.screening.corpus import CLASSES
 from assistant.screening.features import FEATURE_VERSION, featurize
+from core.files import save_arrays_and_meta
 
 ANSWER = "answer"
 WEIGHTS_FILE = "weights.npz"
@@ -80,20 +79,19 @@ class ScreeningModel:
     # ------------------------------------------------------------------ the artifact on disk
     def save(self, directory: Path) -> None:
         """Write the artifact atomically: a reader sees the old model or the new one."""
-        directory.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".screening-", dir=directory))
-        np.savez_compressed(
-            tmp / WEIGHTS_FILE,
-            coef=self.coef.astype(np.float32),
-            intercept=self.intercept.astype(np.float32),
-            idf_words=self.idf_words,
-            idf_chars=self.idf_chars,
+        save_arrays_and_meta(
+            directory,
+            arrays_file=WEIGHTS_FILE,
+            arrays={
+                "coef": self.coef.astype(np.float32),
+                "intercept": self.intercept.astype(np.float32),
+                "idf_words": self.idf_words,
+                "idf_chars": self.idf_chars,
+            },
+            meta_file=META_FILE,
+            meta=dict(self.meta, classes=list(self.classes), thresholds=self.thresholds),
+            indent=2,
         )
-        meta = dict(self.meta, classes=list(self.classes), thresholds=self.thresholds)
-        (tmp / META_FILE).write_text(json.dumps(meta, indent=2, sort_keys=True), encoding="utf-8")
-        for name in (WEIGHTS_FILE, META_FILE):
-            os.replace(tmp / name, directory / name)
-        tmp.rmdir()
 
     @classmethod
     def load(cls, directory: Path) -> ScreeningModel:

@@ -14,8 +14,6 @@ ranking.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,6 +28,7 @@ from sklearn.linear_model import LogisticRegression
 from assistant.screening.corpus import Example
 from assistant.screening.model import ModelError
 from assistant.screening.normalize import plain
+from core.files import save_arrays_and_meta
 
 TOPIC_VERSION = 1
 REGULARISATION_C = 10.0
@@ -100,24 +99,22 @@ class TopicModel:
 
     def save(self, directory: Path) -> None:
         """Write atomically next to the screening model."""
-        directory.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".topics-", dir=directory))
-        np.savez_compressed(
-            tmp / WEIGHTS_FILE,
-            idf=self.idf.astype(np.float32),
-            coef=self.coef.astype(np.float32),
-            intercept=self.intercept.astype(np.float32),
+        save_arrays_and_meta(
+            directory,
+            arrays_file=WEIGHTS_FILE,
+            arrays={
+                "idf": self.idf.astype(np.float32),
+                "coef": self.coef.astype(np.float32),
+                "intercept": self.intercept.astype(np.float32),
+            },
+            meta_file=META_FILE,
+            meta={
+                "version": TOPIC_VERSION,
+                "topics": list(self.topics),
+                "word_vocabulary": self.word_vocabulary,
+                "char_vocabulary": self.char_vocabulary,
+            },
         )
-        meta = {
-            "version": TOPIC_VERSION,
-            "topics": list(self.topics),
-            "word_vocabulary": self.word_vocabulary,
-            "char_vocabulary": self.char_vocabulary,
-        }
-        (tmp / META_FILE).write_text(json.dumps(meta, sort_keys=True), encoding="utf-8")
-        for name in (WEIGHTS_FILE, META_FILE):
-            os.replace(tmp / name, directory / name)
-        tmp.rmdir()
 
     @classmethod
     def load(cls, directory: Path) -> TopicModel:
