@@ -10,7 +10,7 @@ from uploads.limits import LIMITS
 
 class FileInputSerializer(serializers.Serializer):
     file = serializers.FileField(allow_empty_file=True, use_url=False)
-    title = serializers.CharField(
+    title = StrictCharField(
         required=False, allow_blank=True, max_length=LIMITS.title_chars, trim_whitespace=True
     )
 

@@ -92,6 +92,19 @@ def test_paste_is_a_json_post_and_needs_a_title(rita) -> None:
 
 
 @pytest.mark.django_db
+def test_a_title_longer_than_the_schema_allows_is_refused_even_when_trimming_would_fit(
+    rita,
+) -> None:
+    """``maxLength: 200`` holds for the title as sent (schemathesis found a padded one accepted)."""
+    padded = " " + "T" * 200
+    response = rita.post(URL, {"title": padded, "text": "Owner: Dana."}, format="json")
+    assert response.status_code == 400 and "title" in response.json()["error"]["fields"]
+    assert rita.get(URL).json()["sources"] == []
+    fits = rita.post(URL, {"title": " " + "T" * 199, "text": "Owner: Dana."}, format="json")
+    assert fits.status_code == 201 and fits.json()["display_title"] == "T" * 199
+
+
+@pytest.mark.django_db
 def test_an_empty_paste_is_a_400_the_schema_documents(rita) -> None:
     empty = rita.post(URL, {"title": "Empty", "text": ""}, format="json")
     assert empty.status_code == 400 and "text" in empty.json()["error"]["fields"]
