@@ -163,9 +163,14 @@ class EvidenceSerializer(serializers.Serializer):
 
 class FindingSerializer(serializers.Serializer):
     criterion = serializers.CharField()
-    status = serializers.ChoiceField(choices=["present", "partial", "missing", "contradicted"])
+    status = serializers.ChoiceField(
+        choices=["present", "partial", "missing", "contradicted", "not_covered"],
+        help_text="not_covered: an aspect the question asked about that no declared criterion "
+        "covers; its criterion is the aspect as asked and its package row the package's own "
+        '"not covered" row.',
+    )
     finding_label = serializers.ChoiceField(
-        choices=["pass", "concern", "missing evidence", "blocker"]
+        choices=["pass", "concern", "missing evidence", "blocker", "not covered"]
     )
     evidence_expected = serializers.CharField()
     confirmed_by = serializers.CharField()

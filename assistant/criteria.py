@@ -8,6 +8,9 @@ The convention (docs/package-format.md): an artifact's front matter names, under
 number, amount, date or confirmation). ``review_prohibitions`` lists what the package forbids:
 the criterion it breaks, a rule sentence quoted verbatim from a named section, and the signals
 that show a draft doing it ("a / b + c" : a sentence holding a or b, and c; "not x": x negated).
+``review_not_covered`` names the section whose findings-label table has a row for the label a
+review gives an aspect the package declares no criterion for (``label``, for example "Not
+covered"), with what it means and what happens next.
 ``build_context_pack --check`` reports every entry that names no table, row or sentence.
 """
 
@@ -53,9 +56,20 @@ class Prohibition:
 
 
 @dataclass(frozen=True)
+class NotCoveredRule:
+    """The package's own row for a "not covered" finding: its label, meaning and next step."""
+
+    label: str
+    meaning: str
+    next_step: str
+    row_id: str
+
+
+@dataclass(frozen=True)
 class ReviewCriteria:
     criteria: tuple[Criterion, ...] = ()
     prohibitions: tuple[Prohibition, ...] = ()
+    not_covered: NotCoveredRule | None = None
 
     def for_kind(self, kind: str) -> tuple[Criterion, ...]:
         return tuple(c for c in self.criteria if kind in c.applies_to)
@@ -78,6 +92,7 @@ class ReviewCriteria:
                 }
                 for p in self.prohibitions
             ],
+            "not_covered": self.not_covered.__dict__ if self.not_covered else None,
         }
 
     @classmethod
@@ -95,7 +110,8 @@ class ReviewCriteria:
             )
             for p in data.get("prohibitions", [])
         )
-        return cls(criteria, prohibitions)
+        rule = data.get("not_covered")
+        return cls(criteria, prohibitions, NotCoveredRule(**rule) if rule else None)
 
 
 def parse_signals(text: str) -> tuple[tuple[tuple[str, ...], ...], ...]:
@@ -210,11 +226,40 @@ def collect(artifacts: Sequence[Artifact]) -> tuple[ReviewCriteria, list[str]]: 
                     signals=signals,
                 )
             )
+    not_covered: NotCoveredRule | None = None
+    for artifact in artifacts:
+        declared_row, found = _not_covered(artifact)
+        problems += found
+        if declared_row is not None:
+            if not_covered is not None:
+                problems.append(f"{artifact.source_path}: review_not_covered is declared twice")
+            not_covered = not_covered or declared_row
     known = {c.name for c in criteria}
     for p in prohibitions:
         if p.criterion not in known:
             problems.append(f"prohibition names no declared criterion {p.criterion!r}")
-    return ReviewCriteria(tuple(criteria), tuple(prohibitions)), problems
+    return ReviewCriteria(tuple(criteria), tuple(prohibitions), not_covered), problems
+
+
+def _not_covered(artifact: Artifact) -> tuple[NotCoveredRule | None, list[str]]:
+    """The artifact's ``review_not_covered`` row, and what is wrong with its declaration."""
+    declared = artifact.meta.get("review_not_covered")
+    where = artifact.source_path
+    if declared is None:
+        return None, []
+    if not isinstance(declared, dict):
+        return None, [f"{where}: review_not_covered must map section and label"]
+    heading, label = str(declared.get("section") or ""), str(declared.get("label") or "")
+    section = next((s for s in artifact.sections if s.heading == heading), None)
+    if section is None:
+        return None, [f"{where}: review_not_covered names no section {heading!r}"]
+    _, body = table(section.text)
+    row = next((cells for cells in body if cells and cells[0] == label), None)
+    if row is None or len(row) < 3:
+        return None, [
+            f"{where}: section {heading!r} needs a table row {label!r} with its meaning and next step"
+        ]
+    return NotCoveredRule(label, row[1], row[2], f"{artifact.topic}#{section.anchor}"), []
 
 
 def problems(artifacts: Iterable[Artifact]) -> list[str]:

@@ -3,14 +3,23 @@
 Uploaded session source says: one verbatim uploaded sentence per finding that rests on one,
 with its source title and anchor. Assessment / synthesis: one line per criterion, named as the
 package names it, with its finding label (pass, concern, blocker, missing evidence) and the P
-and U ids it rests on; a blocker quotes the package rule it breaks. Missing evidence / owner
-decision needed: every criterion not evidenced, by name, with its package citation and the
-owner who decides.
+and U ids it rests on; a blocker quotes the package rule it breaks; an aspect the question asked
+about that no criterion covers is "not covered", citing the package's own row for that label.
+Missing evidence / owner decision needed: every criterion not evidenced, by name, with its
+package citation and the owner who decides, and each not covered aspect with its next step.
 """
 
 from __future__ import annotations
 
-from assistant.criteria_review import CONTRADICTED, FINDING_LABEL, MISSING, PARTIAL, PRESENT, Check
+from assistant.criteria_review import (
+    CONTRADICTED,
+    FINDING_LABEL,
+    MISSING,
+    NOT_COVERED,
+    PARTIAL,
+    PRESENT,
+    Check,
+)
 from assistant.lane_labels import neutralise
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.sentences import split_sentences
@@ -63,11 +72,20 @@ def _where(c: Check) -> str:
 
 
 def assessment_lane(request: ProviderRequest, checks: tuple[Check, ...]) -> str:
-    lines = []
+    lines: list[str] = []
     for c in checks:
         label = FINDING_LABEL[c.status]
         name = f"{c.criterion.name} [{c.pid}]"
-        if c.status == CONTRADICTED and c.prohibition is not None:
+        if c.status == NOT_COVERED:
+            # The aspect is the asker's words, not a source's: the lane says what the package
+            # holds and the review checklist names the aspect (a claim must rest on its sources).
+            if not any(line.startswith(f"- {label}:") for line in lines):
+                meaning = c.criterion.evidence_expected
+                lines.append(
+                    f"- {label}: {meaning[:1].lower()}{meaning[1:]} [{c.pid}]; the review "
+                    "checklist names what the question asked about."
+                )
+        elif c.status == CONTRADICTED and c.prohibition is not None:
             lines.append(
                 f"- {label}: {name} — contradicted by the upload {_where(c)}; the package rule: "
                 f'"{c.prohibition.rule}" {_ids(c.rule_pid or c.pid)}.'
@@ -96,7 +114,8 @@ def missing_lane(request: ProviderRequest, checks: tuple[Check, ...]) -> str:
         if c.status == PRESENT:
             continue
         owner = c.criterion.confirmed_by
-        owners.setdefault(owner, c.pid)
+        if c.status != NOT_COVERED:
+            owners.setdefault(owner, c.pid)
         if c.status == CONTRADICTED:
             lines.append(
                 f"- Blocker to resolve: {c.criterion.name} {_ids(c.pid, c.rule_pid)}; decided by {owner}."
@@ -109,11 +128,19 @@ def missing_lane(request: ProviderRequest, checks: tuple[Check, ...]) -> str:
             lines.append(
                 f"- Missing: {c.criterion.name} [{c.pid}], not found in the upload; decided by {owner}."
             )
+        elif c.status == NOT_COVERED and not any(x.startswith("- Not covered") for x in lines):
+            lines.append(f"- Not covered [{c.pid}]: {owner[0].lower() + owner[1:]}.")
     if not lines:
         first = checks[0].pid
         return (
             f"- No criterion is missing evidence in the upload [{first}].\n\nOwner decision needed: the "
             f"owners named in the criteria [{first}] decide what the findings mean; this review approves nothing."
+        )
+    if not owners:
+        return "\n".join(lines) + (
+            f"\n\nOwner decision needed: no declared criterion is missing evidence [{checks[0].pid}]; "
+            "the reviewer names the owner who decides each not covered aspect. This review "
+            "approves nothing."
         )
     named = ", ".join(f"{owner} [{pid}]" for owner, pid in owners.items())
     return "\n".join(lines) + (

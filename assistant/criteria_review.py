@@ -10,7 +10,12 @@ never evidence) and gives each criterion one status:
 - **present**: a sentence holds one of the criterion's key terms and its required element (a
   named person, a number, an amount, a date, a confirmation), with no hedge ("to be confirmed");
 - **partial**: the best sentence holds a key term but lacks the element, or hedges;
-- **missing**: no sentence of the whole upload holds any key term.
+- **missing**: no sentence of the whole upload holds any key term;
+- **not covered**: an aspect the question asks to have checked that falls under no declared
+  criterion (``assistant/review_aspects.py``); the package's own "not covered" row is cited.
+
+An aspect the question names that falls under a criterion declared for another draft kind is
+assessed as that criterion too, as the question asks.
 
 Matching is on stemmed phrases, never on single shared words of the question. Uploaded sentences
 are quoted verbatim (whitespace collapsed), one per finding.
@@ -23,17 +28,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from assistant import review_aspects
 from assistant.criteria import Criterion, Prohibition, ReviewCriteria
+from assistant.expansion import Expansion
 from assistant.types import PackageRow, StructuredReview
 from core.text import stems
 from uploads.types import SessionSource
 
 PRESENT, PARTIAL, MISSING, CONTRADICTED = "present", "partial", "missing", "contradicted"
+NOT_COVERED = "not_covered"
 FINDING_LABEL = {
     PRESENT: "pass",
     PARTIAL: "concern",
     MISSING: "missing evidence",
     CONTRADICTED: "blocker",
+    NOT_COVERED: "not covered",
 }
 MIN_WORDS = 6
 NEGATION_WINDOW = 6
@@ -218,11 +227,16 @@ def _term_score(sentence: Sentence, criterion: Criterion) -> int:
     return score
 
 
-def assess(review: ReviewCriteria, kind: str, sources: Sequence[SessionSource]) -> list[Check]:
-    """Each criterion for ``kind``, assessed on every sentence of every uploaded source."""
+def assess(
+    review: ReviewCriteria,
+    kind: str,
+    sources: Sequence[SessionSource],
+    also: Sequence[Criterion] = (),
+) -> list[Check]:
+    """Each criterion for ``kind`` (and ``also``), assessed on every sentence of every source."""
     found = sentences(sources)
     checks = []
-    for criterion in review.for_kind(kind):
+    for criterion in dict.fromkeys((*review.for_kind(kind), *also)):
         contradiction = next(
             (
                 (s, p)
@@ -283,14 +297,63 @@ class Plan:
         )
 
 
-def plan(question: str, sources: Sequence[SessionSource], review: ReviewCriteria) -> Plan | None:
-    """The review for these sources, or None when the package declares no criteria for the kind."""
+def _review_words(review: ReviewCriteria) -> frozenset[str]:
+    """The stems of the package's own checklist names: they name the review, not an aspect."""
+    return frozenset(
+        s for c in review.criteria for s in stems(c.row_id.split("#", 1)[-1].replace("-", " "))
+    )
+
+
+def asked(
+    question: str, kind: str, review: ReviewCriteria, expansion: Expansion | None = None
+) -> tuple[list[Criterion], list[Criterion]]:
+    """The declared criteria the question asks for, and its aspects no criterion covers.
+
+    An uncovered aspect becomes a criterion-shaped record naming the aspect as asked, citing the
+    package's "not covered" row and its next step; none when the package declares no such row.
+    """
+    ordered = list(dict.fromkeys((*review.for_kind(kind), *review.criteria)))
+    wanted: list[Criterion] = []
+    uncovered: list[Criterion] = []
+    for aspect in review_aspects.asked_aspects(question, _review_words(review)):
+        criterion = review_aspects.criterion_for(aspect, ordered, expansion)
+        if criterion is not None:
+            wanted.append(criterion)
+        elif review.not_covered is not None:
+            rule = review.not_covered
+            uncovered.append(
+                Criterion(
+                    name=aspect.text,
+                    evidence_expected=rule.meaning,
+                    confirmed_by=rule.next_step,
+                    applies_to=(),
+                    terms=(),
+                    requires="",
+                    row_id=rule.row_id,
+                )
+            )
+    return wanted, uncovered
+
+
+def plan(
+    question: str,
+    sources: Sequence[SessionSource],
+    review: ReviewCriteria,
+    expansion: Expansion | None = None,
+) -> Plan | None:
+    """The review for these sources, or None when the package declares no criteria for the kind.
+
+    ``expansion`` (the package's glossary synonyms) helps match the aspects a question names to
+    the declared criteria.
+    """
     if not sources:
         return None
     kind = draft_kind(question, sources)
-    checks = tuple(assess(review, kind, sources))
+    wanted, uncovered = asked(question, kind, review, expansion)
+    checks = tuple(assess(review, kind, sources, also=wanted))
     if not checks:
         return None
+    checks += tuple(Check(c, NOT_COVERED) for c in uncovered)
     row_ids = tuple(
         dict.fromkeys(
             [c.criterion.row_id for c in checks]
@@ -346,6 +409,12 @@ def criteria_group(checks: Sequence[Check]) -> str:
     """The criteria list a provider is sent: one line per criterion, with its package id."""
     lines = ["<<<GROUP review criteria | Criteria the findings must name, one finding each"]
     for c in checks:
+        if c.status == NOT_COVERED:
+            lines.append(
+                f"- not covered: {c.criterion.name} [{c.pid}]: the package declares no criterion "
+                f"for it; {c.criterion.confirmed_by}"
+            )
+            continue
         lines.append(
             f"- {c.criterion.name} [{c.pid}]: evidence expected: {c.criterion.evidence_expected}; "
             f"confirmed by: {c.criterion.confirmed_by}"

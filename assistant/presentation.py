@@ -189,7 +189,7 @@ CHECKLIST_STATUS: dict[str, tuple[str, str]] = {
     "missing": ("missing", "missing"),
     "partial": ("concern", "concern"),
     "present": ("pass", "pass"),
-    "not covered": ("not covered", "not-covered"),
+    "not_covered": ("not covered", "not-covered"),
 }
 
 DRAFT_KIND_WORDS = {

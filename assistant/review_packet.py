@@ -81,6 +81,8 @@ def _checklist_section(body: dict[str, Any]) -> Section | None:
             where = f"{evidence['display_title']}, {evidence['location']}"
             cited = f" [{evidence['citation_id']}]" if evidence["citation_id"] else ""
             shown = f"“{evidence['text']}” ({where}){cited}"
+        elif row["status_css"] == "not-covered":
+            shown = f"Not covered: {row['evidence_expected']}."
         else:
             shown = f"Not found in the draft. Expected: {row['evidence_expected']}"
         if row["rule"]:
@@ -92,7 +94,9 @@ def _checklist_section(body: dict[str, Any]) -> Section | None:
                 row["criterion"],
                 row["status_label"],
                 shown,
-                f"{pid}{package['title']}; decided by {row['confirmed_by']}",
+                f"{pid}{package['title']}; "
+                + ("next step: " if row["status_css"] == "not-covered" else "decided by ")
+                + row["confirmed_by"],
             )
         )
     return Section(
@@ -157,6 +161,9 @@ def _missing_section(body: dict[str, Any]) -> Section:
         if f["status"] == "present":
             continue
         label = presentation.CHECKLIST_STATUS.get(f["status"], ("not covered", ""))[0]
+        if f["status"] == "not_covered":
+            items.append(f"{f['criterion']} ({label}): {f['confirmed_by']}.")
+            continue
         items.append(
             f"{f['criterion']} ({label}): evidence expected: {f['evidence_expected']}; "
             f"decided by {f['confirmed_by']}."

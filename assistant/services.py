@@ -88,7 +88,7 @@ def answer(
         return run.refused(decision.refusal, refused_sources=len(session_sources))
 
     rows = _select_rows(search, question)
-    review = criteria_review.plan(question, session_sources, pack.review)
+    review = criteria_review.plan(question, session_sources, pack.review, pack.index.expansion)
     if review is not None:
         # The declared criteria and the rules a draft breaks are cited like any package row.
         extra = (pack.row(row_id) for row_id in review.row_ids)
