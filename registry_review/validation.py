@@ -12,8 +12,10 @@ import re
 from typing import Any
 
 from core import netguard
-from core.netguard import MAX_URL_CHARS, Issue, parse_https_url, path_within_prefix
+from core.issues import Issue
+from core.netguard import MAX_URL_CHARS, parse_https_url
 from core.text import clip
+from core.url_paths import path_within_prefix
 from registry_review.records import QueryAlias, RecordReport, RegistryReport, SourceRecord
 
 MAX_REGISTRY_BYTES = 256 * 1024

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from core import netguard
+from core import addresses, netguard, url_paths
 from registry_review import records
 from registry_review import validation as v
 from registry_review.configured import configured_registry_report
@@ -419,7 +419,7 @@ def test_punycode_hosts_are_plain_dns_names():
     ],
 )
 def test_is_public_address_unwraps_embedded_ipv4(address, public):
-    assert netguard.is_public_address(ipaddress.ip_address(address)) is public
+    assert addresses.is_public_address(ipaddress.ip_address(address)) is public
 
 
 # --------------------------------------------------------------------------- URLs and scope
@@ -503,12 +503,12 @@ def test_allowed_path_prefix_rules(prefix, code):
 
 
 def test_prefix_is_segment_aware():
-    assert netguard.path_within_prefix("/docs", "/docs")
-    assert netguard.path_within_prefix("/docs/", "/docs")
-    assert netguard.path_within_prefix("/docs/a/b", "/docs/")
-    assert not netguard.path_within_prefix("/docs-evil", "/docs")
-    assert not netguard.path_within_prefix("/docsx/a", "/docs")
-    assert netguard.path_within_prefix("/anything", "/")
+    assert url_paths.path_within_prefix("/docs", "/docs")
+    assert url_paths.path_within_prefix("/docs/", "/docs")
+    assert url_paths.path_within_prefix("/docs/a/b", "/docs/")
+    assert not url_paths.path_within_prefix("/docs-evil", "/docs")
+    assert not url_paths.path_within_prefix("/docsx/a", "/docs")
+    assert url_paths.path_within_prefix("/anything", "/")
 
 
 @pytest.mark.parametrize(
@@ -524,7 +524,7 @@ def test_prefix_is_segment_aware():
     ],
 )
 def test_normalise_path(raw, normalised):
-    assert netguard.normalise_path(raw) == normalised
+    assert url_paths.normalise_path(raw) == normalised
 
 
 def test_explicitly_allowed_port(settings):
