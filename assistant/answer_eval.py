@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant import lanes, services
+from assistant.figures_table import figures_table
 from assistant.modes import RunState
 from assistant.providers.deterministic import DeterministicProvider
 from assistant.types import Run
@@ -128,17 +129,11 @@ def figures(outcomes: list[AnswerOutcome]) -> dict[str, float]:
 
 
 def render_markdown(name: str, role: str, outcomes: list[AnswerOutcome]) -> str:
-    got = figures(outcomes)
-    lines = [
-        f"### `{name}` ({role}, {len(outcomes)} questions)",
-        "",
-        "| measure | value | bar (held-out) |",
-        "|---|---|---|",
-    ]
-    for key, value in got.items():
+    rows = []
+    for key, value in figures(outcomes).items():
         bar = ANSWER_TARGETS.get(key)
-        lines.append(f"| {key} | {value:.3f} | {f'>= {bar:.2f}' if bar is not None else ''} |")
-    return "\n".join(lines) + "\n"
+        rows.append((key, f"{value:.3f}", f">= {bar:.2f}" if bar is not None else ""))
+    return figures_table(name, role, f"{len(outcomes)} questions", rows)
 
 
 def as_dict(outcomes: list[AnswerOutcome]) -> dict[str, Any]:

@@ -249,92 +249,118 @@ def _front_matter(source_path: str, tokens: list[Token], problems: list[str]) ->
     return meta
 
 
-def _sections(source_path: str, tokens: list[Token], problems: list[str]) -> list[Section]:  # noqa: C901 - one pass over the Markdown tokens; each branch is a named problem
+def _sections(source_path: str, tokens: list[Token], problems: list[str]) -> list[Section]:
     """Split the body at ``##`` and ``###`` headings (each subsection is a row of its own); text
     before the first ``##`` may only be the title."""
-    sections: list[Section] = []
-    seen: dict[str, str] = {}
-    current: tuple[str, list[str]] | None = None
-    lines: list[str] = []
-    cells: list[str] | None = None
-    stray_text = False
-    # Structure kept in the row text (docs/package-format.md): "- " before a bullet item, "N. "
-    # before an ordered item, "| a | b |" for each table row (the header row first).
-    lists: list[str] = []
-    item_marker: str | None = None
-
-    def close(*, subsections_follow: bool = False) -> None:
-        if current is None:
-            return
-        heading, body = current
-        text = "\n".join(line for line in body if line.strip())
-        if not text and subsections_follow:
-            # A "## " heading whose text is all in "### " subsections gives no row of its own.
-            anchor = slugify(heading)
-            if anchor in seen:
-                problems.append(
-                    f"{source_path}: duplicate anchor #{anchor} (sections {seen[anchor]!r} and {heading!r})"
-                )
-            seen[anchor] = heading
-            return
-        anchor = slugify(heading)
-        if not anchor:
-            problems.append(f"{source_path}: section {heading!r} has no usable anchor")
-        elif anchor in seen:
-            problems.append(
-                f"{source_path}: duplicate anchor #{anchor} (sections {seen[anchor]!r} and {heading!r})"
-            )
-        if not text:
-            problems.append(f"{source_path}: section {heading!r} is empty")
-        seen[anchor] = heading
-        sections.append(Section(heading=heading, anchor=anchor, text=text))
-
+    splitter = _SectionSplitter(source_path, problems)
     i = 0
     while i < len(tokens):
         tok = tokens[i]
         if tok.type == "heading_open" and tok.tag in ("h2", "h3"):
-            if current is None and tok.tag == "h3":
-                stray_text = True
-            close(subsections_follow=tok.tag == "h3" and current is not None and not lines)
-            heading = _inline_text(tokens[i + 1])
-            current = (heading, [])
-            lines = current[1]
+            splitter.open_section(tok.tag, _inline_text(tokens[i + 1]))
             i += 3
-            continue
-        if tok.type == "heading_open" and tok.tag == "h1":
+        elif tok.type == "heading_open" and tok.tag == "h1":
             i += 3
-            continue
+        else:
+            splitter.add(tok)
+            i += 1
+    return splitter.finish()
+
+
+@dataclass
+class _SectionSplitter:
+    """One pass over a document's Markdown tokens: the sections so far and the problems found.
+
+    Structure kept in the row text (docs/package-format.md): "- " before a bullet item, "N. "
+    before an ordered item, "| a | b |" for each table row (the header row first).
+    """
+
+    source_path: str
+    problems: list[str]
+    sections: list[Section] = field(default_factory=list)
+    seen: dict[str, str] = field(default_factory=dict)  # anchor -> the heading that took it
+    current: tuple[str, list[str]] | None = None
+    lines: list[str] = field(default_factory=list)  # the open section's lines
+    cells: list[str] | None = None  # the open table row's cells
+    stray_text: bool = False
+    lists: list[str] = field(default_factory=list)  # the open lists, innermost last
+    item_marker: str | None = None
+
+    def open_section(self, tag: str, heading: str) -> None:
+        """A ``##`` or ``###`` heading: the open section ends and this one begins."""
+        if self.current is None and tag == "h3":
+            self.stray_text = True
+        self.close(subsections_follow=tag == "h3" and self.current is not None and not self.lines)
+        self.current = (heading, [])
+        self.lines = self.current[1]
+
+    def add(self, tok: Token) -> None:
+        """Any other token: list and table structure, or text for the open section."""
         if tok.type in ("bullet_list_open", "ordered_list_open"):
-            lists.append(tok.type)
+            self.lists.append(tok.type)
         elif tok.type in ("bullet_list_close", "ordered_list_close"):
-            lists.pop()
+            self.lists.pop()
         elif tok.type == "list_item_open":
-            item_marker = f"{tok.info}. " if lists and lists[-1] == "ordered_list_open" else "- "
+            ordered = self.lists and self.lists[-1] == "ordered_list_open"
+            self.item_marker = f"{tok.info}. " if ordered else "- "
         elif tok.type == "tr_open":
-            cells = []
-        elif tok.type == "tr_close" and cells is not None:
-            lines.append("| " + " | ".join(cells) + " |")
-            cells = None
+            self.cells = []
+        elif tok.type == "tr_close" and self.cells is not None:
+            self.lines.append("| " + " | ".join(self.cells) + " |")
+            self.cells = None
         elif tok.type == "inline":
-            text = _inline_text(tok)
-            if current is None and text.strip():
-                stray_text = True
-            if cells is not None:
-                cells.append(text)
-            elif item_marker is not None and text.strip():
-                lines.append(item_marker + text)
-                item_marker = None
-            else:
-                lines.append(text)
+            self._add_text(_inline_text(tok))
         elif tok.type in ("fence", "code_block"):
-            lines.append(tok.content.strip())
-        i += 1
-    close()
-    if stray_text:
-        problems.append(f"{source_path}: text before the first '## ' section is not allowed")
-    if not sections:
-        problems.append(f"{source_path}: no '## ' sections found")
-    return sections
+            self.lines.append(tok.content.strip())
+
+    def _add_text(self, text: str) -> None:
+        if self.current is None and text.strip():
+            self.stray_text = True
+        if self.cells is not None:
+            self.cells.append(text)
+        elif self.item_marker is not None and text.strip():
+            self.lines.append(self.item_marker + text)
+            self.item_marker = None
+        else:
+            self.lines.append(text)
+
+    def close(self, *, subsections_follow: bool = False) -> None:
+        """End the open section: a row, unless it is a ``##`` heading whose text is all in the
+        ``###`` subsections that follow (then it only claims its anchor)."""
+        if self.current is None:
+            return
+        heading, body = self.current
+        text = "\n".join(line for line in body if line.strip())
+        if not text and subsections_follow:
+            self._claim_anchor(heading, require_anchor=False)
+            return
+        anchor = self._claim_anchor(heading, require_anchor=True)
+        if not text:
+            self.problems.append(f"{self.source_path}: section {heading!r} is empty")
+        self.sections.append(Section(heading=heading, anchor=anchor, text=text))
+
+    def _claim_anchor(self, heading: str, *, require_anchor: bool) -> str:
+        """The heading's anchor, recorded as taken; a problem if it is empty or already taken."""
+        anchor = slugify(heading)
+        if require_anchor and not anchor:
+            self.problems.append(f"{self.source_path}: section {heading!r} has no usable anchor")
+        elif anchor in self.seen:
+            self.problems.append(
+                f"{self.source_path}: duplicate anchor #{anchor} (sections {self.seen[anchor]!r} and {heading!r})"
+            )
+        self.seen[anchor] = heading
+        return anchor
+
+    def finish(self) -> list[Section]:
+        """Close the last section; report text before the first section and a missing ``##``."""
+        self.close()
+        if self.stray_text:
+            self.problems.append(
+                f"{self.source_path}: text before the first '## ' section is not allowed"
+            )
+        if not self.sections:
+            self.problems.append(f"{self.source_path}: no '## ' sections found")
+        return self.sections
 
 
 def _inline_text(token: Token) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assistant import lanes, services
+from assistant.figures_table import figures_table
 from assistant.providers.deterministic import DeterministicProvider
 from uploads.services import load_local
 
@@ -105,16 +106,10 @@ def figures(outcomes: list[DraftOutcome]) -> dict[str, float]:
 
 
 def render_markdown(name: str, role: str, outcomes: list[DraftOutcome]) -> str:
-    got = figures(outcomes)
-    lines = [
-        f"### `{name}` ({role}, {len(outcomes)} drafts)",
-        "",
-        "| measure | value | bar (held-out) |",
-        "|---|---|---|",
-    ]
-    for key, value in got.items():
+    rows = []
+    for key, value in figures(outcomes).items():
         bar = REVIEW_TARGETS.get(key)
         sign = "<=" if key == "false_alarm_rate" else ">="
         shown = f"{value:.0f}" if key == "graded_criteria" else f"{value:.3f}"
-        lines.append(f"| {key} | {shown} | {f'{sign} {bar:.2f}' if bar is not None else ''} |")
-    return "\n".join(lines) + "\n"
+        rows.append((key, shown, f"{sign} {bar:.2f}" if bar is not None else ""))
+    return figures_table(name, role, f"{len(outcomes)} drafts", rows)

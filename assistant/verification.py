@@ -25,7 +25,7 @@ from typing import Any
 from django.conf import settings
 
 from assistant import answer_check as gate
-from assistant import claim_support, claims, output_rails
+from assistant import claim_analysis, claim_support, claims, output_rails
 from assistant.claim_support import SupportReport
 from assistant.expansion import Expansion
 from assistant.prompt import ProviderRequest
@@ -164,7 +164,7 @@ def _approval_problems(shown: Sequence[Lane], request: ProviderRequest) -> list[
         "\n".join(
             output_rails.plain_text(part)
             for ref in request.all_refs()
-            for part in (ref.title, ref.text, *claim_support.row_readings(ref.text))
+            for part in (ref.title, ref.text, *claim_analysis.row_readings(ref.text))
         )
     )
     problems = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.netguard import Issue
+from core.issues import Issue
 
 
 @dataclass(frozen=True)

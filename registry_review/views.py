@@ -24,11 +24,14 @@ from registry_review import services
 from registry_review.file_handler import BoundedMemoryUploadHandler
 from registry_review.forms import RegistrySubmissionForm
 from registry_review.models import PERMISSION
+from registry_review.record_schema import REQUIRED_FIELDS
 from registry_review.records import RecordReport
 
 TEMPLATE = "registry_review/review.html"
 # Long values are cut for the table; the full normalised JSON is shown separately.
 _CELL_CHARS = 300
+# The table's columns after the id: every required field of a record, then its query terms.
+_COLUMNS = (*(name for name in REQUIRED_FIELDS if name != "id"), "query_terms")
 
 
 def _cell(value: Any) -> str:
@@ -49,17 +52,6 @@ def _row(item: RecordReport) -> dict[str, Any]:
         values.update(item.raw)
     if item.record is not None:
         values.update(item.record.to_dict())
-    fields = (
-        "title",
-        "url",
-        "allowed_origin",
-        "allowed_path_prefix",
-        "source_type",
-        "trust_label",
-        "freshness_label",
-        "claim_boundary",
-        "query_terms",
-    )
     return {
         "number": item.index,
         "id": _cell(item.id if item.id is not None else values.get("id")),
@@ -67,7 +59,7 @@ def _row(item: RecordReport) -> dict[str, Any]:
         "errors": item.errors,
         "warnings": item.warnings,
         "not_an_object": not isinstance(item.raw, dict),
-        **{name: _cell(values.get(name)) for name in fields},
+        **{name: _cell(values.get(name)) for name in _COLUMNS},
     }
 
 

@@ -24,22 +24,16 @@ class Anchor:
     @property
     def label(self) -> str:
         """A short human reading, e.g. ``page 2`` or ``section: Architecture overview, paragraph 3``."""
-        parts = []
-        if self.page is not None:
-            parts.append(f"page {self.page}")
-        if self.line_range is not None:
-            parts.append(f"lines {self.line_range}")
-        if self.section is not None:
-            parts.append(f"section: {self.section}")
-        if self.paragraph is not None:
-            parts.append(f"paragraph {self.paragraph}")
-        if self.row_number is not None:
-            parts.append(f"row {self.row_number}")
-        if self.column_name is not None:
-            parts.append(f"column: {self.column_name}")
-        if self.json_path is not None:
-            parts.append(f"JSON path {self.json_path}")
-        return ", ".join(parts)
+        readings = (
+            ("page", self.page),
+            ("lines", self.line_range),
+            ("section:", self.section),
+            ("paragraph", self.paragraph),
+            ("row", self.row_number),
+            ("column:", self.column_name),
+            ("JSON path", self.json_path),
+        )
+        return ", ".join(f"{name} {value}" for name, value in readings if value is not None)
 
 
 @dataclass(frozen=True)

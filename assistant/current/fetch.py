@@ -37,8 +37,9 @@ from assistant.current.transport import (
     system_resolver,
     transport_reason,
 )
+from core.addresses import is_public_address
 from core.deadline import Deadline
-from core.netguard import check_url_in_scope, is_public_address
+from core.netguard import check_url_in_scope
 from registry_review.records import SourceRecord
 
 MAX_RESPONSE_BYTES = 1_000_000

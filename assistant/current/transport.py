@@ -2,7 +2,7 @@
 
 httpx has no public hook for its network backend; ``guarded_transport`` gives an httpx transport
 a connection pool whose backend resolves the host once, refuses unless every answer is allowed
-(``core.netguard.is_public_address`` by default) and caps every socket operation at what is left
+(``core.addresses.is_public_address`` by default) and caps every socket operation at what is left
 of the fetch's total deadline.
 """
 

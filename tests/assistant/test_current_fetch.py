@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from assistant.current import fetch, page_text
 from assistant.current.fetch import Fetcher, FetchError, FetchLimits
-from core import netguard
+from core import addresses
 from registry_review.records import SourceRecord
 from registry_review.validation import validate_registry_data
 from tests.assistant.source_server import SOURCE_HOST, running_source_server, send
@@ -88,7 +88,7 @@ def fetcher(server, *, resolver=None, loopback_allowed: bool = True, **limits) -
         resolver=resolver or Resolver(),
         peer_allowed=(lambda ip: ip == LOOPBACK)
         if loopback_allowed
-        else netguard.is_public_address,
+        else addresses.is_public_address,
         ssl_context=server.client_ssl_context,
         limits=FetchLimits(**limits) if limits else None,
         allowed_ports=frozenset({server.port}),

@@ -16,7 +16,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from core import netguard
+from core import addresses, netguard, url_paths
+from registry_review import record_schema as schema
 from registry_review import records
 from registry_review import validation as v
 from registry_review.configured import configured_registry_report
@@ -84,7 +85,7 @@ def test_the_shipped_template_is_valid_in_production():
     assert rec.id == "nist-ai-rmf-public-framework-candidate"
     assert rec.url == "https://www.nist.gov/itl/ai-risk-management-framework"
     assert rec.allowed_origin == "https://www.nist.gov"
-    assert rec.trust_label in v.TRUST_LABELS
+    assert rec.trust_label in schema.TRUST_LABELS
     assert report.adapter_outcome == "ready with 1 source"
 
 
@@ -195,7 +196,7 @@ def test_unset_setting_is_empty(settings):
     assert configured_registry_report().state == "valid"
 
 
-@pytest.mark.parametrize("missing", v.REQUIRED_FIELDS)
+@pytest.mark.parametrize("missing", schema.REQUIRED_FIELDS)
 def test_every_required_field_is_checked(missing):
     report = check(record(**{missing: ...}))
     assert report.state == "invalid"
@@ -226,7 +227,7 @@ def test_field_rules(overrides, field, code):
     assert report.records[0].record is None
 
 
-@pytest.mark.parametrize("label", v.TRUST_LABELS)
+@pytest.mark.parametrize("label", schema.TRUST_LABELS)
 def test_every_known_trust_label_is_accepted(label):
     assert check(record(trust_label=label)).state == "valid"
 
@@ -419,7 +420,7 @@ def test_punycode_hosts_are_plain_dns_names():
     ],
 )
 def test_is_public_address_unwraps_embedded_ipv4(address, public):
-    assert netguard.is_public_address(ipaddress.ip_address(address)) is public
+    assert addresses.is_public_address(ipaddress.ip_address(address)) is public
 
 
 # --------------------------------------------------------------------------- URLs and scope
@@ -503,12 +504,12 @@ def test_allowed_path_prefix_rules(prefix, code):
 
 
 def test_prefix_is_segment_aware():
-    assert netguard.path_within_prefix("/docs", "/docs")
-    assert netguard.path_within_prefix("/docs/", "/docs")
-    assert netguard.path_within_prefix("/docs/a/b", "/docs/")
-    assert not netguard.path_within_prefix("/docs-evil", "/docs")
-    assert not netguard.path_within_prefix("/docsx/a", "/docs")
-    assert netguard.path_within_prefix("/anything", "/")
+    assert url_paths.path_within_prefix("/docs", "/docs")
+    assert url_paths.path_within_prefix("/docs/", "/docs")
+    assert url_paths.path_within_prefix("/docs/a/b", "/docs/")
+    assert not url_paths.path_within_prefix("/docs-evil", "/docs")
+    assert not url_paths.path_within_prefix("/docsx/a", "/docs")
+    assert url_paths.path_within_prefix("/anything", "/")
 
 
 @pytest.mark.parametrize(
@@ -524,7 +525,7 @@ def test_prefix_is_segment_aware():
     ],
 )
 def test_normalise_path(raw, normalised):
-    assert netguard.normalise_path(raw) == normalised
+    assert url_paths.normalise_path(raw) == normalised
 
 
 def test_explicitly_allowed_port(settings):
@@ -797,7 +798,7 @@ def test_property_no_url_spelling_reaches_a_non_global_target_or_leaves_the_pref
             url, allowed_origin=origin, allowed_path_prefix=prefix, allowed_ports=frozenset()
         )
         if checked is None:
-            assert reason and not v._CONTROL_RE.search(reason)
+            assert reason and not schema.CONTROL_RE.search(reason)
         else:
             _assert_safe_target(checked, prefix=prefix)
 
@@ -838,7 +839,7 @@ _json = st.recursive(
     ),
     max_leaves=20,
 )
-_field_value = {name: st.one_of(_json, st.just(record()[name])) for name in v.REQUIRED_FIELDS}
+_field_value = {name: st.one_of(_json, st.just(record()[name])) for name in schema.REQUIRED_FIELDS}
 _field_value["url"] = st.one_of(_url, _json, st.just(record()["url"]))
 _field_value["allowed_origin"] = st.one_of(_url, st.just(record()["allowed_origin"]))
 _field_value["query_terms"] = st.one_of(_json, st.lists(st.text(max_size=90), max_size=30))
@@ -868,7 +869,7 @@ def test_property_any_json_registry_is_reported_never_raised(data, production):
         for issue in report.document_errors + tuple(
             i for r in report.records for i in r.errors + r.warnings
         ):
-            assert issue.message and not v._CONTROL_RE.search(issue.message)
+            assert issue.message and not schema.CONTROL_RE.search(issue.message)
         for rec in report.valid_records:
             # the fetcher's own check agrees with the validator, and the target is safe
             again, _ = netguard.check_url_in_scope(

@@ -6,7 +6,8 @@ from pathlib import PurePosixPath
 
 from core.sizes import human_bytes
 from uploads.extraction.common import CharBudget
-from uploads.extraction.docx import PackageKind, extract_docx, inspect_package
+from uploads.extraction.docx import extract_docx
+from uploads.extraction.docx_package import PackageKind, inspect_package
 from uploads.extraction.json_source import extract_json
 from uploads.extraction.pdf import extract_pdf
 from uploads.extraction.sniff import Kind, sniff

@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from assistant import answer_eval, evaluation, review_eval, verifier_benchmark
+from assistant import answer_eval, evaluation, review_eval, verifier_cases, verifier_report
 from assistant.context_pack import get_context_pack
 from assistant.screening import evaluation as screening_evaluation
 
@@ -47,10 +47,10 @@ class Command(BaseCommand):
             screening_report, previous=screening_evaluation.previous_figures()
         )
         pack = get_context_pack()
-        verifier, figures = verifier_benchmark.report(
+        verifier, figures = verifier_report.report(
             pack.rows, pack.index.expansion, pack.index.doc_freq, package_version=version
         )
-        all_met = all_met and figures[verifier_benchmark.HELD_OUT].meets_targets()
+        all_met = all_met and figures[verifier_cases.HELD_OUT].meets_targets()
         quality = _quality(eval_dir)
         text = (
             evaluation.HEADER

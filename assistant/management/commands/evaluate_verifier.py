@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from assistant import verifier_benchmark
+from assistant import verifier_cases, verifier_report
 from assistant.context_pack import get_context_pack
 
 
@@ -24,12 +24,12 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         pack = get_context_pack()
-        text, figures = verifier_benchmark.report(
+        text, figures = verifier_report.report(
             pack.rows,
             pack.index.expansion,
             pack.index.doc_freq,
             package_version=pack.package_version,
         )
         self.stdout.write(text)
-        if options["check"] and not figures[verifier_benchmark.HELD_OUT].meets_targets():
+        if options["check"] and not figures[verifier_cases.HELD_OUT].meets_targets():
             raise CommandError("The claim verifier misses a target on the held-out half.")

@@ -10,7 +10,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from core.errors import ApplicationError
-from core.netguard import Issue
+from core.issues import Issue
 from registry_review import services
 
 # Exit status: 0 valid or empty, 1 invalid (or, with --require-sources, empty), 2 usage errors.
