@@ -153,7 +153,8 @@ def test_pdf_name_and_content_must_agree(data: bytes, name: str, code: str) -> N
 def _placed(*runs: tuple[float, float, float, str]) -> bytes:
     """A content stream placing each (size, x, y, text) run in its own text object, as FPDF2 does."""
     return b"\n".join(
-        b"BT /F1 %g Tf %g %g Td (%s) Tj ET" % (size, x, y, text.encode()) for size, x, y, text in runs
+        b"BT /F1 %g Tf %g %g Td (%s) Tj ET" % (size, x, y, text.encode())
+        for size, x, y, text in runs
     )
 
 
