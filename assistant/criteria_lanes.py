@@ -52,15 +52,21 @@ def uploaded_lane(request: ProviderRequest, checks: tuple[Check, ...]) -> str:
         )
     if not paragraphs:
         # No sentence evidences a criterion (the Assessment lane says so, criterion by criterion):
-        # this lane still only says what the upload says, with the first sentence sent, verbatim.
+        # this lane still only says what the upload says, with the first sentence sent, verbatim;
+        # in an excerpt of short lines only (no sentence to split), its first line, so that a
+        # quote never runs separate lines together as one.
         first = request.uploaded_refs[0]
         title = neutralise(inert(str(first.meta.get("display_title", first.title))))
-        sentence = next(iter(split_sentences(first.text)), first.text).strip()
+        sentence = next(iter(split_sentences(first.text)), _first_line(first.text))
         paragraphs.append(
             f'{title}, {inert(str(first.meta.get("anchor", "")))}: "{inert(sentence)}" '
             f"[{first.citation_id}]"
         )
     return "\n\n".join(paragraphs)
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.split("\n") if line.strip()), "")
 
 
 def _where(c: Check) -> str:

@@ -148,3 +148,33 @@ def test_session_character_budget_keeps_whole_pages_and_says_which() -> None:
 def test_pdf_name_and_content_must_agree(data: bytes, name: str, code: str) -> None:
     error = _refusal(data, name=name)
     assert error.code == code and error.status_code == 415
+
+
+def _placed(*runs: tuple[float, float, float, str]) -> bytes:
+    """A content stream placing each (size, x, y, text) run in its own text object, as FPDF2 does."""
+    return b"\n".join(
+        b"BT /F1 %g Tf %g %g Td (%s) Tj ET" % (size, x, y, text.encode())
+        for size, x, y, text in runs
+    )
+
+
+def test_lines_set_closer_than_pypdf_reads_a_line_stay_separate_lines() -> None:
+    # 24-point text 19.2 points apart: pypdf alone gives "Line 1Line 2" (its own line test wants
+    # more than 0.8 of the font height); the second line starts left of and below the first.
+    pdf = build_pdf(
+        [_placed((24, 141.73, 700.16, "Line 1"), (24, 31.18, 680.96, "Line 2 follows it."))]
+    )
+    assert PdfReader(io.BytesIO(pdf)).pages[0].extract_text() == "Line 1Line 2 follows it."
+    assert _extract(pdf).text == "Line 1\nLine 2 follows it."
+
+
+def test_text_moving_left_on_its_line_or_a_little_down_is_not_a_new_line() -> None:
+    # A run placed back on the same baseline, and one a subscript's drop below (less than half a
+    # font height): neither starts a line, so pypdf's text is kept as it is.
+    same_line = _placed((12, 300, 700, "world"), (12, 72, 700, "Hello"))
+    subscript = _placed((12, 300, 700, "water"), (12, 72, 695, "is H2O"))
+    for content in (same_line, subscript):
+        pdf = build_pdf([content])
+        plain = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+        assert "\n" not in plain
+        assert _extract(pdf).text == plain

@@ -189,31 +189,7 @@ def test_every_table_row_segment_holds_the_file_s_own_cells(entry: dict) -> None
             assert pair.split(": ", 1)[1] in raw
 
 
-# Known: the claim check rejects the offline review's own quote, so the review ends as a
-# diagnostic. RFC 2616: a sentence ending in a reference "[39]" is quoted as "(39)", which is not in
-# the source; FPDF2: pypdf runs two lines together ("Line 1Line 2") and the quote spanning them
-# is not found. Strict: the mark fails once they pass, so it cannot outlive the fix.
-REVIEW_DIAGNOSTIC = {
-    "sf-fpdf2-annotations.pdf": "a quote across two lines pypdf runs together",
-}
-
-
-@pytest.mark.parametrize(
-    "entry",
-    [
-        pytest.param(
-            e,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason=f"known: the review ends as a diagnostic: {REVIEW_DIAGNOSTIC[_id(e)]}",
-            ),
-        )
-        if _id(e) in REVIEW_DIAGNOSTIC
-        else e
-        for e in _accepted_entries()
-    ],
-    ids=_id,
-)
+@pytest.mark.parametrize("entry", _accepted_entries(), ids=_id)
 def test_a_review_of_each_accepted_file_quotes_it_verbatim(entry: dict) -> None:
     source = _accepted()[_id(entry)]
     # A table's excerpts are its rendered rows ("Row 2: header: value; ..."), checked above

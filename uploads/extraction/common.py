@@ -158,7 +158,9 @@ def readability(text: str) -> Readability:
     tokens = text.split()
     visible = sum(map(len, tokens))
     in_words = sum(len(token) for token in tokens if _WORDLIKE_TOKEN.search(token))
-    glyphs = sum(len(m.group()) for m in _GLYPH_CODES.finditer(text))
+    # Every glyph code holds a "/" or "cid:"; most pages have neither, and the search is slow.
+    has_codes = "/" in text or "cid:" in text
+    glyphs = sum(len(m.group()) for m in _GLYPH_CODES.finditer(text)) if has_codes else 0
     rest = _GLYPH_CODES.sub(" ", text) if glyphs else text
     replaced = rest.count("\ufffd")
     private = sum(

@@ -36,27 +36,33 @@ def reflow(page: str) -> str:
     lines = [line.strip() for line in page.split("\n")]
     width = _usual_width(lines)
     paragraphs: list[str] = []
-    current = ""
+    # The paragraph so far as parts, joined once it ends, and its last two characters: adding to
+    # one string and searching it line by line takes quadratic time on a page-long paragraph.
+    parts: list[str] = []
+    tail = ""
+    last = len(lines) - 1
     for index, line in enumerate(lines):
         if not line:
-            if current:
-                paragraphs.append(current)
-            current = ""
+            if parts:
+                paragraphs.append("".join(parts))
+            parts, tail = [], ""
             continue
-        if not current:
-            current = line
-        elif _HYPHENATED.search(current) and line[:1].islower():
-            current = current[:-1] + line
-        elif current.endswith(_SOFT_HYPHEN):
-            current = current[:-1] + line
-        else:
-            current = f"{current} {line}"
-        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if parts and (
+            (_HYPHENATED.search(tail) and line[:1].islower()) or tail.endswith(_SOFT_HYPHEN)
+        ):
+            parts[-1] = parts[-1][:-1]
+            tail = tail[:-1]
+        elif parts:
+            parts.append(" ")
+            tail = " "
+        parts.append(line)
+        tail = (tail + line)[-2:]
+        following = lines[index + 1] if index < last else ""
         if _ends_paragraph(line, following, width):
-            paragraphs.append(current)
-            current = ""
-    if current:
-        paragraphs.append(current)
+            paragraphs.append("".join(parts))
+            parts, tail = [], ""
+    if parts:
+        paragraphs.append("".join(parts))
     return "\n".join(paragraphs)
 
 
