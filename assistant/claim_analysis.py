@@ -140,6 +140,8 @@ class SourceText:
     words: frozenset[str]
     flat: str
     header_words: frozenset[str] = frozenset()
+    #: The text alone, flattened, without the title and metadata that ``flat`` ends with.
+    text_flat: str = ""
 
     @classmethod
     def of(cls, ref: SourceRef, analyzer: Analyzer) -> SourceText:
@@ -161,6 +163,7 @@ class SourceText:
             words=frozenset(words(text + " " + header_text)),
             flat=flat(text + "\n" + header_text),
             header_words=frozenset(words(header_text)),
+            text_flat=flat(text),
         )
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
+from itertools import pairwise
 
 from assistant.claim_analysis import Analyzer, Sentence, SourceText
 from assistant.claims import (
@@ -112,13 +113,25 @@ def align(
     return aligned, 1 - len(remaining) / len(wanted)
 
 
-def is_attributed_quote(body: str, sources: Sequence[SourceText]) -> bool:
+def is_attributed_quote(
+    body: str, sources: Sequence[SourceText], page_joins: Set[tuple[str, str]] = frozenset()
+) -> bool:
     """A verbatim quotation of the cited sources introduced only by where it comes from
-    (``Draft PRD.pdf, page 3: "..."``): the quote is the claim, and it is the source's text."""
+    (``Draft PRD.pdf, page 3: "..."``): the quote is the claim, and it is the source's text.
+
+    ``page_joins`` are the (page N, page N+1) excerpt id pairs that the server found one sentence
+    to run across (``assistant.criteria_review.Check.continued_id``): cited in that order, the
+    quote may run from the end of the first into the start of the second.
+    """
     shaped = _ATTRIBUTED.match(body)
     if shaped is None:
         return False
-    haystack = "\n".join(src.flat for src in sources)
+    joined = [
+        f"{a.text_flat} {b.text_flat}"
+        for a, b in pairwise(sources)
+        if (a.citation_id, b.citation_id) in page_joins
+    ]
+    haystack = "\n".join([*(src.flat for src in sources), *joined])
     if not verbatim(shaped.group("quote").rstrip("…"), haystack):
         return False
     header_words = frozenset().union(*(src.header_words for src in sources))

@@ -102,13 +102,20 @@ class SupportReport:
 
 
 def score_source_claim(
-    claim: Claim, sources: Sequence[SourceText], analyzer: Analyzer, threshold: float
+    claim: Claim,
+    sources: Sequence[SourceText],
+    analyzer: Analyzer,
+    threshold: float,
+    page_joins: frozenset[tuple[str, str]] = frozenset(),
 ) -> ClaimScore:
-    """A claim about the sources it cites: coverage and exact agreement on what changes meaning."""
+    """A claim about the sources it cites: coverage and exact agreement on what changes meaning.
+
+    ``page_joins``: the excerpt id pairs a quoted sentence may run across (a PDF page break).
+    """
     if not sources:
         return ClaimScore(claim.lane, claim.position, SOURCE, 0.0, False, (), (UNCITED,))
     body = claim.body
-    if matching.is_attributed_quote(body, sources):
+    if matching.is_attributed_quote(body, sources, page_joins):
         ids = tuple(src.citation_id for src in sources)
         return ClaimScore(claim.lane, claim.position, SOURCE, 1.0, True, ids)
     terms = analyzer.terms(body)
@@ -203,6 +210,7 @@ def check(
     analyzer = analyzer_for(expansion, vocabulary)
     sent = {ref.citation_id: SourceText.of(ref, analyzer) for ref in request.all_refs()}
     package_roles = set().union(set(), *(roles(ref.text) for ref in request.package_refs))
+    page_joins = request.page_joins
     scores: list[ClaimScore] = []
     for lane in answer_lanes:
         claims = lane_claims(lane)
@@ -224,5 +232,5 @@ def check(
                 )
             else:
                 cited = [sent[cid] for cid in claim.ids if cid in sent]
-                scores.append(score_source_claim(claim, cited, analyzer, threshold))
+                scores.append(score_source_claim(claim, cited, analyzer, threshold, page_joins))
     return SupportReport(tuple(scores), threshold)

@@ -44,11 +44,13 @@ def uploaded_lane(request: ProviderRequest, checks: tuple[Check, ...]) -> str:
     for c in checks:
         if c.evidence is None or not c.evidence_id or c.evidence.text in quoted:
             continue
+        # A sentence a page break cuts is cited by both excerpts it runs across.
         ref = _ref(request, c.evidence_id)
         title = neutralise(inert(str(ref.meta.get("display_title", ref.title)))) if ref else ""
         quoted.add(c.evidence.text)
         paragraphs.append(
-            f'{title}, {inert(c.evidence.anchor)}: "{inert(c.evidence.text)}" [{c.evidence_id}]'
+            f'{title}, {inert(c.evidence.anchor)}: "{inert(c.evidence.text)}" '
+            f"{_ids(c.evidence_id, c.continued_id)}"
         )
     if not paragraphs:
         # No sentence evidences a criterion (the Assessment lane says so, criterion by criterion):
@@ -73,7 +75,7 @@ def _where(c: Check) -> str:
     if c.evidence is None:
         return ""
     if c.evidence_id:
-        return f"[{c.evidence_id}] ({inert(c.evidence.anchor)})"
+        return f"{_ids(c.evidence_id, c.continued_id)} ({inert(c.evidence.anchor)})"
     return f"at {inert(c.evidence.anchor)}, outside the excerpts sent"
 
 

@@ -33,6 +33,7 @@ from assistant.criteria import Criterion, Prohibition, ReviewCriteria
 from assistant.expansion import Expansion
 from assistant.types import PackageRow, StructuredReview
 from core.text import stems
+from uploads import page_sentences
 from uploads.types import SessionSource
 
 PRESENT, PARTIAL, MISSING, CONTRADICTED = "present", "partial", "missing", "contradicted"
@@ -108,6 +109,8 @@ class Sentence:
     position: int
     anchor: str
     stems: tuple[str, ...]
+    #: The segment a sentence cut by a PDF page break goes on into (``uploads/page_sentences.py``).
+    continued: int | None = None
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,8 @@ class Check:
     evidence: Sentence | None = None
     prohibition: Prohibition | None = None
     evidence_id: str = ""
+    #: The U id of the excerpt that completes a sentence cut by a page break, when one was sent.
+    continued_id: str = ""
     pid: str = ""
     rule_pid: str = ""
 
@@ -143,12 +148,13 @@ def sentences(sources: Sequence[SessionSource]) -> list[Sentence]:
     out: list[Sentence] = []
     for source_index, source in enumerate(sources):
         headings = set(source.meta.get("headings", ()))
+        joins = page_sentences.page_joins(source.record.file_type, source.text, source.segments)
         for position, segment in enumerate(source.segments):
             if source.record.file_type in ("csv", "tsv", "json"):
                 continue
             groups: list[str] = []
             current: list[str] = []
-            for line in segment.text.split("\n"):
+            for line in page_sentences.lines_as_read(segment, position, joins):
                 stripped = line.strip()
                 is_item = bool(_ITEM.match(line))
                 if (
@@ -177,7 +183,12 @@ def sentences(sources: Sequence[SessionSource]) -> list[Sentence]:
                         continue
                     out.append(
                         Sentence(
-                            piece, source_index, position, segment.anchor.label, tuple(stems(piece))
+                            piece,
+                            source_index,
+                            position,
+                            segment.anchor.label,
+                            tuple(stems(piece)),
+                            page_sentences.continues_in(piece, position, joins),
                         )
                     )
     return out
@@ -274,12 +285,21 @@ def assess(
 
 def with_ids(checks: list[Check], ids: dict[tuple[int, int], str]) -> list[Check]:
     """Each check's evidence tied to the U id of the excerpt that carries it, when one was sent."""
-    return [
-        replace(c, evidence_id=ids.get((c.evidence.source_index, c.evidence.position), ""))
-        if c.evidence
-        else c
-        for c in checks
-    ]
+    out = []
+    for c in checks:
+        if c.evidence is None:
+            out.append(c)
+            continue
+        where = c.evidence.source_index
+        continued = c.evidence.continued
+        out.append(
+            replace(
+                c,
+                evidence_id=ids.get((where, c.evidence.position), ""),
+                continued_id="" if continued is None else ids.get((where, continued), ""),
+            )
+        )
+    return out
 
 
 @dataclass(frozen=True)
@@ -292,9 +312,13 @@ class Plan:
 
     @property
     def evidence_positions(self) -> frozenset[tuple[int, int]]:
-        return frozenset(
-            (c.evidence.source_index, c.evidence.position) for c in self.checks if c.evidence
-        )
+        positions = set()
+        for c in self.checks:
+            if c.evidence is not None:
+                positions.add((c.evidence.source_index, c.evidence.position))
+                if c.evidence.continued is not None:
+                    positions.add((c.evidence.source_index, c.evidence.continued))
+        return frozenset(positions)
 
 
 def _review_words(review: ReviewCriteria) -> frozenset[str]:
@@ -388,7 +412,8 @@ def quoted_where_sent(checks: Sequence[Check], excerpts: dict[str, str]) -> tupl
 
     The review reads every sentence of the upload, but only some excerpts are sent: a quote is
     cited by an excerpt that contains it, or by none (the finding then says the evidence lies
-    outside the excerpts sent), never by an excerpt that does not.
+    outside the excerpts sent), never by an excerpt that does not. A sentence cut by a page break
+    is cited by the two excerpts it runs across, page N's and then page N+1's, or by none.
     """
     flat_excerpts = {cid: _flat(text) for cid, text in excerpts.items()}
     out = []
@@ -397,6 +422,11 @@ def quoted_where_sent(checks: Sequence[Check], excerpts: dict[str, str]) -> tupl
             out.append(c)
             continue
         sentence = _flat(c.evidence.text)
+        if c.evidence.continued is not None:
+            pair = (flat_excerpts.get(c.evidence_id), flat_excerpts.get(c.continued_id))
+            held = None not in pair and sentence in f"{pair[0]} {pair[1]}"
+            out.append(c if held else replace(c, evidence_id="", continued_id=""))
+            continue
         holders = [cid for cid, text in flat_excerpts.items() if sentence in text]
         if c.evidence_id in holders:
             out.append(c)
@@ -472,6 +502,7 @@ def findings(
                 "text": c.evidence.text,
                 "location": c.evidence.anchor,
                 "citation_id": c.evidence_id,
+                "continued_citation_id": c.continued_id,
                 "session_source_id": record.session_source_id,
                 "display_title": record.display_title,
             }

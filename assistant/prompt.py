@@ -63,6 +63,21 @@ class ProviderRequest:
     def all_refs(self) -> tuple[SourceRef, ...]:
         return self.package_refs + self.current_refs + self.uploaded_refs
 
+    @property
+    def page_joins(self) -> frozenset[tuple[str, str]]:
+        """The (page N, page N+1) uploaded excerpt ids that a review's evidence sentence runs
+        across (``uploads/page_sentences.py``): a quote of it may cite both, in that order."""
+        return frozenset((c.evidence_id, c.continued_id) for c in self.criteria if c.continued_id)
+
+    def page_joined_texts(self) -> tuple[str, ...]:
+        """Each page-joined pair of excerpts as one text, page N's then page N+1's."""
+        text_of = {ref.citation_id: ref.text for ref in self.uploaded_refs}
+        return tuple(
+            f"{text_of[a]} {text_of[b]}"
+            for a, b in sorted(self.page_joins)
+            if a in text_of and b in text_of
+        )
+
 
 _FENCE_RUN = re.compile(r"<{3,}|>{3,}")
 

@@ -79,7 +79,8 @@ def _checklist_section(body: dict[str, Any]) -> Section | None:
         evidence = row["evidence"]
         if evidence:
             where = f"{evidence['display_title']}, {evidence['location']}"
-            cited = f" [{evidence['citation_id']}]" if evidence["citation_id"] else ""
+            ids = [evidence["citation_id"], evidence.get("continued_citation_id", "")]
+            cited = f" [{', '.join(i for i in ids if i)}]" if evidence["citation_id"] else ""
             shown = f"“{evidence['text']}” ({where}){cited}"
         elif row["status_css"] == "not-covered":
             shown = f"Not covered: {row['evidence_expected']}."

@@ -166,6 +166,8 @@ def _approval_problems(shown: Sequence[Lane], request: ProviderRequest) -> list[
             for ref in request.all_refs()
             for part in (ref.title, ref.text, *claim_analysis.row_readings(ref.text))
         )
+        + "\n"
+        + "\n".join(output_rails.plain_text(text) for text in request.page_joined_texts())
     )
     problems = []
     for lane in shown:

@@ -234,3 +234,41 @@ def test_current_context_mode_adds_the_uploaded_lanes_after_its_own() -> None:
         lanes.ASSESSMENT,
         lanes.MISSING_EVIDENCE,
     ]
+
+
+CUT_SENTENCE = (
+    "Data boundary: the assistant reads contracts classified confidential, and the contracts go "
+    "to the enterprise LLM gateway route cleared for confidential data under the approved data "
+    "processing terms."
+)
+
+
+def test_a_sentence_a_page_break_cuts_is_quoted_whole_anchored_to_its_first_page() -> None:
+    cut = CUT_SENTENCE.index(" route cleared")
+    pages = [
+        ["Architecture proposal: contract review assistant", CUT_SENTENCE[:cut]],
+        [
+            CUT_SENTENCE[cut + 1 :]
+            + " Identity and access: users sign in through the approved identity provider."
+        ],
+    ]
+    [source] = sources_from(("Proposal.pdf", text_pdf(pages)))
+    assert "gateway\froute cleared" in source.text  # stored as extracted, page break kept
+    run = services.answer(question=REVIEW_QUESTION, session_sources=(source,))
+    assert run.state is RunState.ANSWERED, run.diagnostic
+    [boundary] = [f for f in run.review.criteria if f["criterion"] == "Data boundary"]
+    assert boundary["status"] == "present"
+    evidence = boundary["evidence"]
+    assert (evidence["text"], evidence["location"]) == (CUT_SENTENCE, "page 1")
+    assert " ".join(evidence["text"].split()) in " ".join(source.text.split())
+    # Cited by page 1's excerpt and page 2's, which together hold it.
+    excerpts = {c.id: c for c in run.citations_of_class(lanes.UPLOADED_CITATION)}
+    assert excerpts[evidence["citation_id"]].title.endswith("page 1")
+    assert excerpts[evidence["continued_citation_id"]].title.endswith("page 2")
+    [lane] = [lane for lane in run.lanes if lane.label == lanes.UPLOADED_SAYS]
+    assert (
+        f'Proposal.pdf, page 1: "{CUT_SENTENCE}" '
+        f"[{evidence['citation_id']}, {evidence['continued_citation_id']}]" in lane.text
+    )
+    # Page 2 is not quoted starting mid-sentence.
+    assert '"route cleared' not in lane.text
