@@ -56,6 +56,8 @@ FEATURES = (
     "coverage_top",
     "log_top_score",
     "unknown_share",
+    "missing_in_focus",
+    "missing_in_context",
 )
 
 
@@ -70,6 +72,10 @@ class Evidence:
     coverage_top: float
     top_score: float
     unknown_share: float
+    # Missing terms in the part of the question that asks (its focus), and in the context the
+    # asker gives around it ("We run Splunk. What must logs never contain?").
+    missing_in_focus: int = 0
+    missing_in_context: int = 0
 
     @property
     def missing(self) -> tuple[str, ...]:
@@ -86,6 +92,8 @@ class Evidence:
             self.coverage_top,
             math.log1p(max(self.top_score, 0.0)),
             self.unknown_share,
+            float(self.missing_in_focus),
+            float(self.missing_in_context),
         ]
 
 
@@ -145,6 +153,39 @@ def _is_typo(word: str, vocabulary: Container[str]) -> bool:
     return False
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+# The word that opens the asking clause of a sentence: a question word or a fronted auxiliary.
+_ASKING = re.compile(
+    r"(?:^|[,;:\u2014-]\s*|\b(?:so|but|and|then)\s+)\b(what|which|who|whom|whose|when|where|why|how|is|are|"
+    r"was|were|do|does|did|can|could|should|must|may|might|will|would|has|have|tell me|explain|"
+    r"list|describe|give me|show me|summari[sz]e)\b",
+    re.I,
+)
+
+
+def focus_start(question: str) -> int:
+    """Where the asking part of ``question`` begins; what comes before it is the asker's context.
+
+    The asking sentence is the last one with a question mark (else the last sentence); within
+    it, a leading clause set off by a comma before the question word ("For the Tundra
+    deployment, how much headroom ...?") is context too.
+    """
+    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(question)]
+    sentences = [
+        (a, question[a:b]) for a, b in zip(starts, starts[1:] + [len(question)], strict=True)
+    ]
+    asking = [(a, t) for a, t in sentences if "?" in t] or sentences[-1:]
+    begin, text = asking[-1]
+    first = _ASKING.search(text)
+    if (
+        first is not None
+        and first.start(1) > 0
+        and text[: first.start(1)].rstrip()[-1:] in ",;:\u2014-"
+    ):
+        return begin + first.start(1)
+    return begin
+
+
 def evidence(
     question: str,
     search: SearchResult,
@@ -157,11 +198,15 @@ def evidence(
     named: list[str] = []
     rare: list[str] = []
     numbered: list[str] = []
+    focus = focus_start(question)
+    in_focus = in_context = 0
     for match in _NUMBERED_PART.finditer(question):
         name, number = (match.group(1), match.group(2)) if match.group(1) else match.group(3, 4)
         phrase = f"{name} {number}"
         if phrase.lower() not in package_text:
             numbered.append(phrase[0].upper() + phrase[1:])
+            in_focus += match.start() >= focus
+            in_context += match.start() < focus
     content = 0
     unknown = 0
     for match in _TOKEN.finditer(question):
@@ -184,6 +229,10 @@ def evidence(
             and not _is_typo(lower, vocabulary)
         ):
             rare.append(token)
+        else:
+            continue
+        in_focus += match.start() >= focus
+        in_context += match.start() < focus
     return Evidence(
         missing_named=tuple(dict.fromkeys(named)),
         missing_rare=tuple(dict.fromkeys(rare)),
@@ -192,6 +241,8 @@ def evidence(
         coverage_top=search.coverage_top,
         top_score=search.top_score,
         unknown_share=unknown / content if content else 1.0,
+        missing_in_focus=in_focus,
+        missing_in_context=in_context,
     )
 
 
