@@ -27,6 +27,8 @@ from assistant.types import PackageRow
 from core.text import content_stems
 
 DEPTH = 24
+# Sections taken from the package's latent space besides BM25's, for questions in other words.
+SEMANTIC_CANDIDATES = 8
 MODEL_PATH = Path(__file__).resolve().parent / "ranking_data" / "ranker.json"
 
 
@@ -82,7 +84,10 @@ def _first_rows(index: Index) -> frozenset[str]:
 def candidates(
     index: Index, question: str, result: SearchResult, q: rank_features.QuestionTerms | None = None
 ) -> list[Candidate]:
-    """BM25's leading rows and the rows the question names by heading, with their features.
+    """BM25's leading rows, the rows the question names by heading, the sections of the artifact
+    the question is most likely about (the topic classifier) and the sections closest to it in
+    the package's latent space, with their features. The last two reach a section a question
+    asks about in other words than the package's ("who's on the hook" for an owner).
 
     ``q`` is the question analysed against ``index`` (``rank_features.analyse``), when the caller
     has it already."""
@@ -95,7 +100,11 @@ def candidates(
     pool: dict[str, tuple[Hit, int | None]] = {
         hit.row.row_id: (hit, rank) for rank, hit in enumerate(result.hits)
     }
-    for row in _headed_rows(index, q.own, q.term):
+    for row in (
+        *_headed_rows(index, q.own, q.term),
+        *_topic_rows(index, topic_of),
+        *(_rows_by_id(index)[i] for i in space.nearest(q_vector, SEMANTIC_CANDIDATES)),
+    ):
         pool.setdefault(row.row_id, (Hit(row=row, score=0.0, matched_terms=()), None))
     return [
         Candidate(
@@ -138,6 +147,27 @@ def search(index: Index, question: str, *, k: int) -> SearchResult:
     defined = bool(term) and any(frozenset(content_stems(h.row.heading)) == term for h in hits[:1])
     # ``top_score`` stays BM25's: the answerability judge (assistant/answerability.py) weighs it.
     return dataclasses.replace(result, hits=hits, supported=result.supported or defined)
+
+
+def _topic_rows(index: Index, topic_of: dict[str, float]) -> tuple[PackageRow, ...]:
+    """Every section of the artifact the question is most likely about."""
+    if not topic_of:
+        return ()
+    topic = max(topic_of, key=lambda t: (topic_of[t], t))
+    return _rows_of_topic(index).get(topic, ())
+
+
+@lru_cache(maxsize=8)
+def _rows_by_id(index: Index) -> dict[str, PackageRow]:
+    return {row.row_id: row for row in index.rows}
+
+
+@lru_cache(maxsize=8)
+def _rows_of_topic(index: Index) -> dict[str, tuple[PackageRow, ...]]:
+    grouped: dict[str, list[PackageRow]] = {}
+    for row in index.rows:
+        grouped.setdefault(row.topic, []).append(row)
+    return {topic: tuple(rows) for topic, rows in grouped.items()}
 
 
 @lru_cache(maxsize=8192)

@@ -75,6 +75,16 @@ class SectionSpace:
         norm = float(np.linalg.norm(projected))
         return projected / norm if norm else projected
 
+    def nearest(self, question_vector: Any, n: int) -> list[str]:
+        """The row ids of the ``n`` sections closest to the question, closest first."""
+        import numpy as np
+
+        if not self.row_vectors or not np.any(question_vector):
+            return []
+        ids = list(self.row_vectors)
+        scores = np.array([self.row_vectors[i] @ question_vector for i in ids])
+        return [ids[i] for i in np.argsort(-scores, kind="stable")[:n]]
+
     def similarity(self, question_vector: Any, row: PackageRow) -> float:
         vector = self.row_vectors.get(row.row_id)
         return float(question_vector @ vector) if vector is not None else 0.0

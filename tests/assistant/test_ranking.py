@@ -82,3 +82,30 @@ def test_section_space_puts_a_section_nearest_its_own_words(index) -> None:  # t
     vector = space.question_vector(f"{row.heading} {row.text}")
     best = max(index.rows, key=lambda r: space.similarity(vector, r))
     assert best.row_id == row.row_id
+
+
+def test_nearest_sections_come_closest_first(index) -> None:  # type: ignore[no-untyped-def]
+    space = section_space.for_index(index)
+    row = next(r for r in index.rows if r.heading == "Production go-live")
+    vector = space.question_vector(f"{row.heading} {row.text}")
+    nearest = space.nearest(vector, 3)
+    assert nearest[0] == row.row_id and len(nearest) == 3
+    by_id = {r.row_id: r for r in index.rows}
+    sims = [space.similarity(vector, by_id[i]) for i in nearest]
+    assert sims == sorted(sims, reverse=True)
+    assert space.nearest(space.question_vector("zzzzqx"), 3) == []
+
+
+def test_candidates_reach_sections_bm25_does_not_rank(index) -> None:  # type: ignore[no-untyped-def]
+    question = "who's on the hook if the thing goes wrong once it is live?"
+    result = index.search(question, k=ranking.DEPTH)
+    bm25 = {h.row.row_id for h in result.hits}
+    pool = {c.hit.row.row_id for c in ranking.candidates(index, question, result)}
+    extra = pool - bm25
+    # The latent-space neighbours and the likeliest artifact's sections join BM25's rows.
+    assert len(extra) >= ranking.SEMANTIC_CANDIDATES // 2
+    assert all(
+        c.hit.score == 0.0
+        for c in ranking.candidates(index, question, result)
+        if c.hit.row.row_id in extra
+    )
