@@ -117,12 +117,17 @@ def screen_intent(question: str, *, with_sources: bool = False) -> PolicyDecisio
     return PolicyDecision(refusal=refusal, screening=telemetry)
 
 
-def decide(question: str, search: SearchResult, pack: ContextPack) -> PolicyDecision:
+def decide(
+    question: str, search: SearchResult, pack: ContextPack, *, reviewing: bool = False
+) -> PolicyDecision:
     """The refusal that needs retrieval: the package does not cover what the question is about.
 
     Runs after :func:`screen_intent` and before any adapter or provider call. The answerability
     model (:mod:`assistant.answerability`) weighs the question's specific subjects the package
     never mentions against how well the best rows cover it; the refusal names those subjects.
+    ``reviewing``: uploaded drafts are selected and the package declares review criteria, so
+    the run reviews them against those criteria; the question's wording ("gaps?", "what did I
+    miss in v3?") is not what the package must cover, and answerability is not applied.
     """
     screening = artifact.get_screening()
     found = answerability.evidence(
@@ -138,9 +143,10 @@ def decide(question: str, search: SearchResult, pack: ContextPack) -> PolicyDeci
             "probability": round(verdict.probability, 4),
             "threshold": screening.answerability.threshold,
             "uncovered_terms": len(found.missing),
+            "applied": not reviewing,
         }
     }
-    if verdict.answerable:
+    if verdict.answerable or reviewing:
         return PolicyDecision(refusal=None, screening=telemetry)
     message = MESSAGES[Pattern.NO_PACKAGE_SUPPORT]
     if found.missing:

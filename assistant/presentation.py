@@ -328,11 +328,13 @@ def _screening(body: dict[str, Any]) -> str:
         return ""
     answerability = screening.get("answerability")
     text = f"{how} {outcome}."
-    if answerability:
+    if answerability and answerability.get("applied", True):
         text += (
             f" Package coverage score {answerability['probability']:.2f}"
             f" (needed {answerability['threshold']:.2f})."
         )
+    elif answerability:
+        text += " The package's review criteria answer a review of the selected drafts."
     return text
 
 

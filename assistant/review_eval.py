@@ -34,7 +34,7 @@ LABEL_STATUS = {
 _FINDING = re.compile(
     r"^- (?P<label>pass|concern|blocker|missing evidence): (?P<name>.+?) \[P\d+\]", re.M
 )
-_QUOTE = re.compile(r': "(?P<quote>.*)" \[U\d+\]$', re.M)
+_QUOTE = re.compile(r': "(?P<quote>.*)" \[U\d+(?:, U\d+)?\]$', re.M)
 
 
 @dataclass(frozen=True)

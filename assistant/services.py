@@ -82,7 +82,9 @@ def answer(
     run.package_version = pack.package_version
     with run.watch.phase("retrieval"):
         search = ranking.search(pack.index, question, k=SEARCH_DEPTH)
-        decision = policy.decide(question, search, pack)
+        decision = policy.decide(
+            question, search, pack, reviewing=bool(session_sources) and bool(pack.review.criteria)
+        )
     run.screening.update(decision.screening)
     if decision.refusal is not None:
         return run.refused(decision.refusal, refused_sources=len(session_sources))

@@ -43,8 +43,12 @@ class Measured:
 
 
 def measure(examples: Sequence[Example], pack: ContextPack) -> list[Measured]:
-    """The answerability evidence of every on-domain (labelled) example against ``pack``."""
-    return measure_all([e for e in examples if e.category in LABELLED], pack)
+    """The answerability evidence of every on-domain (labelled) example against ``pack``.
+
+    Requests asked with an upload selected are left out: they are answered by the criteria
+    review, and answerability is not applied to them (``assistant/policy.py``).
+    """
+    return measure_all([e for e in examples if e.category in LABELLED and not e.with_upload], pack)
 
 
 def measure_all(examples: Sequence[Example], pack: ContextPack) -> list[Measured]:

@@ -38,6 +38,9 @@ class Example:
     category: str
     question: str
     topic: str = ""
+    # Asked with the asker's own draft uploaded and selected (a review request): the run is a
+    # criteria review, so answerability against the package's wording does not apply to it.
+    with_upload: bool = False
 
     @property
     def label(self) -> str:
@@ -59,6 +62,7 @@ def load(directory: Path = DATA_DIR) -> tuple[Example, ...]:
                     category=str(raw["category"]),
                     question=str(raw["question"]).strip(),
                     topic=str(raw.get("topic") or ""),
+                    with_upload=bool(raw.get("with_upload", False)),
                 )
             except (json.JSONDecodeError, KeyError, TypeError) as exc:
                 raise CorpusError(f"{path.name}:{number}: {exc}") from None

@@ -114,9 +114,15 @@ def decide_all(
 ) -> list[Decided]:
     decided = []
     for example in examples:
-        intent = screen.decide(example.question, intent_model)
+        # As at run time: a request asked with the asker's draft selected is screened with it.
+        intent = screen.decide(example.question, intent_model, with_sources=example.with_upload)
         if intent.pattern is not None:
             decided.append(Decided(example, intent.pattern))
+            continue
+        if example.with_upload:
+            # A review of the asker's upload against the declared criteria: as at run time
+            # (assistant/policy.py), answerability does not apply.
+            decided.append(Decided(example, ANSWERED))
             continue
         found = measured[example.question]
         verdict = answer_model.judge(found, supported=found.top_score > 0)
@@ -129,13 +135,17 @@ def cross_author(examples: Sequence[Example] | None = None) -> Report:
     examples = tuple(examples if examples is not None else corpus.load())
     pack = answerability_training.sample_pack()
     measured = answerability_training.measure_all(examples, pack)
-    on_domain = [m for m in measured if m.example.category in answerability_training.LABELLED]
+    on_domain = [
+        m
+        for m in measured
+        if m.example.category in answerability_training.LABELLED and not m.example.with_upload
+    ]
     by_question = {m.example.question: m.evidence for m in measured}
     report = Report([])
     for author in sorted({e.author for e in examples}):
         train_set = [e for e in examples if e.author != author]
         test_set = [e for e in examples if e.author == author]
-        thresholds = training.choose_thresholds(train_set, training.out_of_fold(train_set))
+        thresholds = training.threshold_fit(train_set, training.out_of_fold(train_set))
         base = training.fit(train_set)
         intent_model = training.ScreeningModel(
             classes=base.classes,

@@ -123,9 +123,20 @@ def choose_thresholds(examples: Sequence[Example], probs: np.ndarray) -> dict[st
     return thresholds
 
 
+def threshold_fit(examples: Sequence[Example], probs: np.ndarray) -> dict[str, float]:
+    """Thresholds chosen on the questions asked without an upload.
+
+    A request asked with the asker's draft selected (``with_upload``) is screened after the
+    review request itself is set aside (``assistant/screening/screen.py``), so its scores as
+    written are not what the thresholds are compared with at run time.
+    """
+    keep = [i for i, e in enumerate(examples) if not e.with_upload]
+    return choose_thresholds([examples[i] for i in keep], probs[keep])
+
+
 def train(examples: Sequence[Example], *, alpha: float = REGULARISATION_ALPHA) -> ScreeningModel:
     """The shipped model: thresholds from out-of-fold scores, weights from every example."""
-    thresholds = choose_thresholds(examples, out_of_fold(examples, alpha=alpha))
+    thresholds = threshold_fit(examples, out_of_fold(examples, alpha=alpha))
     model = fit(examples, alpha=alpha)
     meta = dict(
         model.meta,

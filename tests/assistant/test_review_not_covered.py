@@ -161,3 +161,49 @@ def test_the_checklist_and_packet_show_a_not_covered_row(logged_in_client) -> No
     packet = logged_in_client.get(f"/runs/{run_id}/packet.md").content.decode()
     assert "accessibility for screen readers" in packet and "not covered" in packet
     assert "next step: The reviewer applies judgement" in packet
+
+
+def test_a_review_request_with_drafts_selected_is_not_judged_on_its_wording() -> None:
+    # Without a draft, the package does not cover "Zorblax": a refusal. With the draft selected the
+    # run reviews it against the declared criteria, whatever words the request uses.
+    question = "what did I miss in the Zorblax v3 doc?"
+    alone = services.answer(question=question, provider=DeterministicProvider())
+    assert alone.refusal is not None and alone.refusal.pattern == "no_package_support"
+    run = _run(question)
+    assert run.state.value == "answered" and run.review is not None
+    assert run.telemetry["screening"]["answerability"]["applied"] is False
+
+
+def test_the_policy_skips_answerability_only_when_reviewing() -> None:
+    from assistant import policy
+
+    pack = get_context_pack()
+    question = "What does the Zorblax 7.2 manual say about Kubernetes namespaces?"
+    search = pack.index.search(question, k=8)
+    assert policy.decide(question, search, pack).refusal is not None
+    reviewing = policy.decide(question, search, pack, reviewing=True)
+    assert reviewing.refusal is None
+    assert reviewing.screening["answerability"]["applied"] is False
+
+
+def test_review_requests_in_the_corpus_are_marked_and_kept_out_of_answerability() -> None:
+    from assistant.screening import answerability_training, corpus, evaluation
+
+    examples = corpus.load()
+    marked = [e for e in examples if e.with_upload]
+    assert marked and {e.author for e in marked} >= {"reviewreq", "reviewreq2"}
+    measured = answerability_training.measure(
+        marked[:5] + [e for e in examples if not e.with_upload][:5],
+        answerability_training.sample_pack(),
+    )
+    assert not any(m.example.with_upload for m in measured)
+    # Decided as at run time: the intent screen applies, answerability does not.
+    decided = evaluation.decide_all(marked[:20], {}, *_models())
+    assert all(d.outcome in evaluation.OUTCOMES for d in decided)
+
+
+def _models():  # type: ignore[no-untyped-def]
+    from assistant.screening.artifact import get_screening
+
+    screening = get_screening()
+    return screening.intent, screening.answerability
