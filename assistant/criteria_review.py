@@ -32,6 +32,7 @@ from assistant import review_aspects
 from assistant.criteria import Criterion, Prohibition, ReviewCriteria
 from assistant.expansion import Expansion
 from assistant.types import PackageRow, StructuredReview
+from assistant.upload_sentences import Sentence, sentences
 from core.text import stems
 from uploads.types import SessionSource
 
@@ -44,16 +45,10 @@ FINDING_LABEL = {
     CONTRADICTED: "blocker",
     NOT_COVERED: "not covered",
 }
-MIN_WORDS = 6
 NEGATION_WINDOW = 6
 _NEGATIONS = frozenset(
     {"no", "not", "never", "without", "none", "nobody", "neither", "nor", "t", "cannot", "skip"}
 )
-_SENTENCE = re.compile(r"(?<=[.!?])[\"”')\]]?\s+(?=[A-Z0-9\"“(])")
-_ITEM = re.compile(r"^\s*(?:[-*•]|\d{1,3}[.)])\s+")
-_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
-# Document metadata ("**Owner:** ...", "Status: draft"), not a statement about the capability.
-_FIELD_LINE = re.compile(r"^(?:\*\*[^*]{1,40}:\*\*|[A-Z][A-Za-z ]{1,30}:\s+(?:\S+\s+){0,2}\S*$)")
 # Words that deny what follows; a signal without a "not" part never fires on a denied phrase.
 _DENIALS = _NEGATIONS | {"exclud", "drop", "drops", "strip", "remov"}
 _HEDGE = re.compile(
@@ -100,17 +95,6 @@ OPENING_CHARS = 600
 
 
 @dataclass(frozen=True)
-class Sentence:
-    """One uploaded sentence: verbatim text, where it is, and its stems."""
-
-    text: str
-    source_index: int
-    position: int
-    anchor: str
-    stems: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class Check:
     """One criterion's status, with the sentence (and package rule) it rests on."""
 
@@ -136,51 +120,6 @@ def draft_kind(question: str, sources: Sequence[SessionSource]) -> str:
             if pattern.search(text):
                 return kind
     return "poc_proposal"
-
-
-def sentences(sources: Sequence[SessionSource]) -> list[Sentence]:
-    """Every sentence of every source, headings, table rows and short fragments left out."""
-    out: list[Sentence] = []
-    for source_index, source in enumerate(sources):
-        headings = set(source.meta.get("headings", ()))
-        for position, segment in enumerate(source.segments):
-            if source.record.file_type in ("csv", "tsv", "json"):
-                continue
-            groups: list[str] = []
-            current: list[str] = []
-            for line in segment.text.split("\n"):
-                stripped = line.strip()
-                is_item = bool(_ITEM.match(line))
-                if (
-                    not stripped
-                    or _MD_HEADING.match(line)
-                    or stripped.startswith("|")
-                    or "\t" in line
-                    or " | " in line
-                    or stripped in headings
-                    or _FIELD_LINE.match(stripped)
-                ):
-                    if current:
-                        groups.append(" ".join(current))
-                    current = []
-                    continue
-                if is_item and current:
-                    groups.append(" ".join(current))
-                    current = []
-                current.append(_ITEM.sub("", stripped) if is_item else stripped)
-            if current:
-                groups.append(" ".join(current))
-            for group in groups:
-                for piece in _SENTENCE.split(group):
-                    piece = piece.strip()
-                    if len(piece.split()) < MIN_WORDS:
-                        continue
-                    out.append(
-                        Sentence(
-                            piece, source_index, position, segment.anchor.label, tuple(stems(piece))
-                        )
-                    )
-    return out
 
 
 def _positions(seq: tuple[str, ...], phrase: tuple[str, ...]) -> list[int]:

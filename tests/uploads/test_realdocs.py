@@ -19,7 +19,7 @@ from statistics import median
 
 import pytest
 
-from assistant import criteria_review, lanes, services
+from assistant import lanes, services, upload_sentences
 from assistant.modes import RunState
 from assistant.sentences import split_sentences
 from tests.uploads.test_review_flow import REVIEW_QUESTION
@@ -173,7 +173,7 @@ def test_every_sentence_the_review_reads_is_verbatim(entry: dict) -> None:
     verbatim part of it once line breaks are read as spaces, nothing added."""
     source = _accepted()[_id(entry)]
     flat = " ".join(source.text.split())
-    read = criteria_review.sentences((source,))
+    read = upload_sentences.sentences((source,))
     for sentence in read:
         assert " ".join(sentence.text.split()) in flat, sentence.text
 
