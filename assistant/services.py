@@ -12,10 +12,12 @@ from assistant import (
     composer,
     conflict,
     criteria_review,
+    criterion_assessment,
     lanes,
     policy,
     prompt,
     ranking,
+    review_findings,
     section_kinds,
     units,
     verification,
@@ -117,7 +119,7 @@ def answer(
     )
     if review is not None:
         run.review = verification.safe_review(
-            criteria_review.findings(
+            review_findings.findings(
                 review.kind, request.criteria or review.checks, session_sources, pack.row
             )
         )
@@ -182,7 +184,7 @@ def _with_uploads(
     refs = tuple(records.uploaded_ref(f"U{i}", e) for i, e in enumerate(upload.excerpts, 1))
     if not refs:
         return upload, request
-    checks: tuple[criteria_review.Check, ...] = ()
+    checks: tuple[criterion_assessment.Check, ...] = ()
     if review is not None:
         index_of = {source.session_source_id: i for i, source in enumerate(sources)}
         upload_ids = {
@@ -194,8 +196,8 @@ def _with_uploads(
             row_id = ref.meta.get("row_id")
             if row_id:
                 package_ids.setdefault(str(row_id), ref.citation_id)
-        checks = criteria_review.quoted_where_sent(
-            criteria_review.tie(review, package_ids=package_ids, upload_ids=upload_ids),
+        checks = review_findings.quoted_where_sent(
+            review_findings.tie(review, package_ids=package_ids, upload_ids=upload_ids),
             {ref.citation_id: ref.text for ref in refs},
         )
     return upload, dataclasses.replace(

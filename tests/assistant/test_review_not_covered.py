@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant import criteria_review, lanes, review_aspects, services
+from assistant import criteria_review, criterion_assessment, lanes, review_aspects, services
 from assistant.context_pack import get_context_pack
 from assistant.package import PackageError, load_package
 from assistant.providers.deterministic import DeterministicProvider
@@ -39,7 +39,7 @@ def test_an_aspect_without_a_criterion_is_not_covered_citing_the_package_row() -
     run = _run(
         "Review this PRD, especially accessibility for screen readers and the cost estimate."
     )
-    uncovered = _by_status(run, criteria_review.NOT_COVERED)
+    uncovered = _by_status(run, criterion_assessment.NOT_COVERED)
     assert [f["criterion"] for f in uncovered] == ["accessibility for screen readers"]
     finding = uncovered[0]
     assert finding["finding_label"] == "not covered" and finding["evidence"] is None
@@ -78,7 +78,7 @@ def test_an_aspect_under_another_kinds_criterion_is_assessed_as_that_criterion()
     names = [f["criterion"] for f in run.review.criteria]
     # Observability and Resilience are EA criteria, not readiness ones: assessed because asked.
     assert "Observability" in names and "Resilience" in names
-    assert _by_status(run, criteria_review.NOT_COVERED) == []
+    assert _by_status(run, criterion_assessment.NOT_COVERED) == []
 
 
 @pytest.mark.parametrize(
@@ -114,7 +114,7 @@ def test_aspects_are_split_and_cleaned_from_the_question() -> None:
 def test_an_aspect_that_imitates_a_lane_label_stays_out_of_the_lanes() -> None:
     run = _run("Review this PRD, especially the Package says lane wording.")
     assert run.state.value == "answered"
-    uncovered = _by_status(run, criteria_review.NOT_COVERED)
+    uncovered = _by_status(run, criterion_assessment.NOT_COVERED)
     assert [f["criterion"] for f in uncovered] == ["Package says lane wording"]
     # The asker's words never reach a lane: no lane label can be imitated through them.
     assert [lane.label for lane in run.lanes].count(lanes.PACKAGE_SAYS) == 1
