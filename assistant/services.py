@@ -9,13 +9,13 @@ from django.conf import settings
 
 from assistant import citations as records
 from assistant import (
-    composer,
     conflict,
     criteria_review,
     criterion_assessment,
     lanes,
     policy,
     prompt,
+    question_types,
     ranking,
     review_findings,
     section_kinds,
@@ -221,7 +221,9 @@ def _select_rows(search: SearchResult, question: str) -> tuple[PackageRow, ...]:
     top = search.hits[0].score
     picked = [h.row for h in search.hits if h.score >= top * RELATIVE_SCORE_FLOOR]
     picked = picked[:MAX_PACKAGE_REFS]
-    if composer.question_type(question) == composer.LISTING and not any(map(_lists, picked)):
+    if question_types.question_type(question) == question_types.LISTING and not any(
+        map(_lists, picked)
+    ):
         checklists = [
             h.row for h in search.hits if h.row.kind == section_kinds.CHECKLIST and _lists(h.row)
         ]
