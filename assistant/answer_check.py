@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant import criteria_review, lane_labels, lanes
+from assistant import lane_labels, lanes, review_findings
 from assistant.prompt import ProviderRequest
 from assistant.types import Lane
 
@@ -106,7 +106,7 @@ def verify(text: str, request: ProviderRequest) -> GateResult:
         problems.extend(_citation_problems(label, ids, sent))
         problems.extend(_lane_content_problems(label, body, ids, request))
         if label == lanes.ASSESSMENT and request.criteria:
-            for name in criteria_review.unknown_criteria(body, request.criteria):
+            for name in review_findings.unknown_criteria(body, request.criteria):
                 problems.append(
                     f"lane '{label}' has a finding for a criterion that was not sent: {name[:60]}"
                 )

@@ -120,7 +120,7 @@ def is_attributed_quote(
     (``Draft PRD.pdf, page 3: "..."``): the quote is the claim, and it is the source's text.
 
     ``page_joins`` are the (page N, page N+1) excerpt id pairs that the server found one sentence
-    to run across (``assistant.criteria_review.Check.continued_id``): cited in that order, the
+    to run across (``assistant.criterion_assessment.Check.continued_id``): cited in that order, the
     quote may run from the end of the first into the start of the second.
     """
     shaped = _ATTRIBUTED.match(body)

@@ -25,7 +25,7 @@ from django.utils.text import slugify
 from assistant.sentences import split_sentences
 
 if TYPE_CHECKING:
-    from assistant.package import Artifact
+    from assistant.package import Artifact, Section
 
 DRAFT_KINDS = ("prd", "poc_proposal", "architecture_proposal")
 REQUIRED_ELEMENTS = ("person", "number", "amount", "date", "confirmation")
@@ -140,92 +140,142 @@ def _split_terms(value: Any) -> tuple[str, ...]:
     return tuple(t.strip().lower() for t in str(value or "").split(";") if t.strip())
 
 
-def collect(artifacts: Sequence[Artifact]) -> tuple[ReviewCriteria, list[str]]:  # noqa: C901 - each branch reports one named problem with the declaration
+def collect(artifacts: Sequence[Artifact]) -> tuple[ReviewCriteria, list[str]]:
     """The package's declared criteria and prohibitions, and every problem with the declaration."""
     problems: list[str] = []
     criteria: list[Criterion] = []
     prohibitions: list[Prohibition] = []
     for artifact in artifacts:
         sections = {s.heading: s for s in artifact.sections}
-        declared = artifact.meta.get("review_criteria")
-        where = artifact.source_path
-        if declared is not None and not isinstance(declared, dict):
-            problems.append(f"{where}: review_criteria must map section headings to their settings")
-            declared = None
-        for heading, spec in (declared or {}).items():
-            section = sections.get(heading)
-            if section is None or not isinstance(spec, dict):
-                problems.append(f"{where}: review_criteria names no section {heading!r}")
-                continue
-            header, body = table(section.text)
-            columns = [h.lower() for h in header]
-            if (
-                not columns
-                or columns[0] not in NAME_COLUMNS
-                or "evidence expected" not in columns
-                or ("confirmed by" not in columns)
-            ):
-                problems.append(
-                    f"{where}: section {heading!r} needs a table with Item (or Criterion), "
-                    "Evidence expected and Confirmed by columns"
-                )
-                continue
-            applies = tuple(spec.get("applies_to") or ())
-            for kind in applies:
-                if kind not in DRAFT_KINDS:
-                    problems.append(f"{where}: {heading!r} applies to unknown draft kind {kind!r}")
-            terms = spec.get("terms") or {}
-            requires = spec.get("requires") or {}
-            names = [cells[0] for cells in body if cells]
-            for name in list(terms) + list(requires):
-                if name not in names:
-                    problems.append(f"{where}: {heading!r} has no criterion row {name!r}")
-            for name, element in requires.items():
-                if element not in REQUIRED_ELEMENTS:
-                    problems.append(f"{where}: {name!r} requires unknown element {element!r}")
-            evidence_col = columns.index("evidence expected")
-            owner_col = columns.index("confirmed by")
-            for cells in body:
-                name = cells[0]
-                if name not in terms:
-                    problems.append(f"{where}: criterion {name!r} declares no terms")
-                criteria.append(
-                    Criterion(
-                        name=name,
-                        evidence_expected=cells[evidence_col] if evidence_col < len(cells) else "",
-                        confirmed_by=cells[owner_col] if owner_col < len(cells) else "",
-                        applies_to=applies,
-                        terms=_split_terms(terms.get(name)),
-                        requires=str(requires.get(name) or ""),
-                        row_id=f"{artifact.topic}#{slugify(heading)}",
-                    )
-                )
-        for entry in artifact.meta.get("review_prohibitions") or ():
-            if not isinstance(entry, dict):
-                problems.append(f"{where}: each review_prohibitions entry must be a mapping")
-                continue
-            section = sections.get(str(entry.get("section")))
-            rule = " ".join(str(entry.get("rule") or "").split())
-            if section is None:
-                problems.append(f"{where}: prohibition names no section {entry.get('section')!r}")
-                continue
-            if rule not in split_sentences(section.text):
-                problems.append(
-                    f"{where}: prohibition rule is not a sentence of {section.heading!r}: {rule!r}"
-                )
-            signals = parse_signals(str(entry.get("signals") or ""))
-            if not signals:
-                problems.append(
-                    f"{where}: prohibition for {entry.get('criterion')!r} has no signals"
-                )
-            prohibitions.append(
-                Prohibition(
-                    criterion=str(entry.get("criterion")),
-                    rule=rule,
-                    row_id=f"{artifact.topic}#{section.anchor}",
-                    signals=signals,
-                )
+        criteria += _declared_criteria(artifact, sections, problems)
+        prohibitions += _declared_prohibitions(artifact, sections, problems)
+    not_covered = _declared_not_covered(artifacts, problems)
+    known = {c.name for c in criteria}
+    for p in prohibitions:
+        if p.criterion not in known:
+            problems.append(f"prohibition names no declared criterion {p.criterion!r}")
+    return ReviewCriteria(tuple(criteria), tuple(prohibitions), not_covered), problems
+
+
+def _declared_criteria(
+    artifact: Artifact, sections: dict[str, Section], problems: list[str]
+) -> list[Criterion]:
+    """The criteria of an artifact's ``review_criteria``; each problem appended to ``problems``."""
+    declared = artifact.meta.get("review_criteria")
+    if declared is not None and not isinstance(declared, dict):
+        problems.append(
+            f"{artifact.source_path}: review_criteria must map section headings to their settings"
+        )
+        declared = None
+    criteria: list[Criterion] = []
+    for heading, spec in (declared or {}).items():
+        section = sections.get(heading)
+        if section is None or not isinstance(spec, dict):
+            problems.append(f"{artifact.source_path}: review_criteria names no section {heading!r}")
+            continue
+        criteria += _section_criteria(artifact, heading, section, spec, problems)
+    return criteria
+
+
+def _section_criteria(
+    artifact: Artifact, heading: str, section: Section, spec: dict[str, Any], problems: list[str]
+) -> list[Criterion]:
+    """One declared section's table rows as criteria, with its settings checked."""
+    where = artifact.source_path
+    header, body = table(section.text)
+    columns = [h.lower() for h in header]
+    if (
+        not columns
+        or columns[0] not in NAME_COLUMNS
+        or "evidence expected" not in columns
+        or ("confirmed by" not in columns)
+    ):
+        problems.append(
+            f"{where}: section {heading!r} needs a table with Item (or Criterion), "
+            "Evidence expected and Confirmed by columns"
+        )
+        return []
+    applies = tuple(spec.get("applies_to") or ())
+    terms = spec.get("terms") or {}
+    requires = spec.get("requires") or {}
+    problems += _spec_problems(f"{where}: {heading!r}", applies, [c[0] for c in body if c], spec)
+    problems += [
+        f"{where}: {name!r} requires unknown element {element!r}"
+        for name, element in requires.items()
+        if element not in REQUIRED_ELEMENTS
+    ]
+    evidence_col = columns.index("evidence expected")
+    owner_col = columns.index("confirmed by")
+    criteria = []
+    for cells in body:
+        name = cells[0]
+        if name not in terms:
+            problems.append(f"{where}: criterion {name!r} declares no terms")
+        criteria.append(
+            Criterion(
+                name=name,
+                evidence_expected=cells[evidence_col] if evidence_col < len(cells) else "",
+                confirmed_by=cells[owner_col] if owner_col < len(cells) else "",
+                applies_to=applies,
+                terms=_split_terms(terms.get(name)),
+                requires=str(requires.get(name) or ""),
+                row_id=f"{artifact.topic}#{slugify(heading)}",
             )
+        )
+    return criteria
+
+
+def _spec_problems(
+    what: str, applies: tuple[str, ...], names: list[str], spec: dict[str, Any]
+) -> list[str]:
+    """Unknown draft kinds, and terms or requirements naming no criterion row."""
+    found = [
+        f"{what} applies to unknown draft kind {kind!r}"
+        for kind in applies
+        if kind not in DRAFT_KINDS
+    ]
+    named = list(spec.get("terms") or {}) + list(spec.get("requires") or {})
+    found += [f"{what} has no criterion row {name!r}" for name in named if name not in names]
+    return found
+
+
+def _declared_prohibitions(
+    artifact: Artifact, sections: dict[str, Section], problems: list[str]
+) -> list[Prohibition]:
+    """The prohibitions of an artifact's ``review_prohibitions``; each problem appended."""
+    where = artifact.source_path
+    prohibitions = []
+    for entry in artifact.meta.get("review_prohibitions") or ():
+        if not isinstance(entry, dict):
+            problems.append(f"{where}: each review_prohibitions entry must be a mapping")
+            continue
+        section = sections.get(str(entry.get("section")))
+        rule = " ".join(str(entry.get("rule") or "").split())
+        if section is None:
+            problems.append(f"{where}: prohibition names no section {entry.get('section')!r}")
+            continue
+        if rule not in split_sentences(section.text):
+            problems.append(
+                f"{where}: prohibition rule is not a sentence of {section.heading!r}: {rule!r}"
+            )
+        signals = parse_signals(str(entry.get("signals") or ""))
+        if not signals:
+            problems.append(f"{where}: prohibition for {entry.get('criterion')!r} has no signals")
+        prohibitions.append(
+            Prohibition(
+                criterion=str(entry.get("criterion")),
+                rule=rule,
+                row_id=f"{artifact.topic}#{section.anchor}",
+                signals=signals,
+            )
+        )
+    return prohibitions
+
+
+def _declared_not_covered(
+    artifacts: Sequence[Artifact], problems: list[str]
+) -> NotCoveredRule | None:
+    """The package's one ``review_not_covered`` row (the first, if declared twice)."""
     not_covered: NotCoveredRule | None = None
     for artifact in artifacts:
         declared_row, found = _not_covered(artifact)
@@ -234,11 +284,7 @@ def collect(artifacts: Sequence[Artifact]) -> tuple[ReviewCriteria, list[str]]: 
             if not_covered is not None:
                 problems.append(f"{artifact.source_path}: review_not_covered is declared twice")
             not_covered = not_covered or declared_row
-    known = {c.name for c in criteria}
-    for p in prohibitions:
-        if p.criterion not in known:
-            problems.append(f"prohibition names no declared criterion {p.criterion!r}")
-    return ReviewCriteria(tuple(criteria), tuple(prohibitions), not_covered), problems
+    return not_covered
 
 
 def _not_covered(artifact: Artifact) -> tuple[NotCoveredRule | None, list[str]]:

@@ -1,4 +1,4 @@
-"""The review lanes the offline provider writes from a criteria review (``assistant/criteria_review.py``).
+"""The review lanes the offline provider writes from a criteria review (``assistant/criteria_review.py``, ``assistant/review_findings.py``).
 
 Uploaded session source says: one verbatim uploaded sentence per finding that rests on one,
 with its source title and anchor. Assessment / synthesis: one line per criterion, named as the
@@ -11,9 +11,8 @@ package citation and the owner who decides, and each not covered aspect with its
 
 from __future__ import annotations
 
-from assistant.criteria_review import (
+from assistant.criterion_assessment import (
     CONTRADICTED,
-    FINDING_LABEL,
     MISSING,
     NOT_COVERED,
     PARTIAL,
@@ -22,6 +21,7 @@ from assistant.criteria_review import (
 )
 from assistant.lane_labels import neutralise
 from assistant.prompt import ProviderRequest, SourceRef
+from assistant.review_findings import FINDING_LABEL
 from assistant.sentences import split_sentences
 
 

@@ -1,88 +1,34 @@
-"""The criteria-driven review: each declared criterion for the draft's kind, assessed on the whole upload.
+"""Planning a criteria review: the draft kind, the criteria asked for, their checks and the rows they cite.
 
 The package declares its criteria and prohibitions (``assistant/criteria.py``). A review picks
 the criteria for the draft's kind (asked in the question, else read from the upload's title and
 opening), reads every sentence of every uploaded source (headings, table rows and fragments are
 never evidence) and gives each criterion one status:
 
-- **contradicted** (a blocker): a sentence shows something a package prohibition forbids; both
-  the uploaded sentence and the package rule are quoted;
-- **present**: a sentence holds one of the criterion's key terms and its required element (a
-  named person, a number, an amount, a date, a confirmation), with no hedge ("to be confirmed");
-- **partial**: the best sentence holds a key term but lacks the element, or hedges;
-- **missing**: no sentence of the whole upload holds any key term;
+- **present**, **partial**, **missing** or **contradicted**, each criterion assessed on every
+  sentence (``assistant/criterion_assessment.py``, sentences from ``assistant/upload_sentences.py``);
 - **not covered**: an aspect the question asks to have checked that falls under no declared
   criterion (``assistant/review_aspects.py``); the package's own "not covered" row is cited.
 
 An aspect the question names that falls under a criterion declared for another draft kind is
 assessed as that criterion too, as the question asks.
 
-Matching is on stemmed phrases, never on single shared words of the question. Uploaded sentences
-are quoted verbatim (whitespace collapsed), one per finding.
+The findings, tied to their citations and rendered, are ``assistant/review_findings.py``.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from assistant import review_aspects
-from assistant.criteria import Criterion, Prohibition, ReviewCriteria
+from assistant.criteria import Criterion, ReviewCriteria
+from assistant.criterion_assessment import NOT_COVERED, Check, assess
 from assistant.expansion import Expansion
-from assistant.types import PackageRow, StructuredReview
 from core.text import stems
-from uploads import page_sentences
 from uploads.types import SessionSource
 
-PRESENT, PARTIAL, MISSING, CONTRADICTED = "present", "partial", "missing", "contradicted"
-NOT_COVERED = "not_covered"
-FINDING_LABEL = {
-    PRESENT: "pass",
-    PARTIAL: "concern",
-    MISSING: "missing evidence",
-    CONTRADICTED: "blocker",
-    NOT_COVERED: "not covered",
-}
-MIN_WORDS = 6
-NEGATION_WINDOW = 6
-_NEGATIONS = frozenset(
-    {"no", "not", "never", "without", "none", "nobody", "neither", "nor", "t", "cannot", "skip"}
-)
-_SENTENCE = re.compile(r"(?<=[.!?])[\"”')\]]?\s+(?=[A-Z0-9\"“(])")
-_ITEM = re.compile(r"^\s*(?:[-*•]|\d{1,3}[.)])\s+")
-_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
-# Document metadata ("**Owner:** ...", "Status: draft"), not a statement about the capability.
-_FIELD_LINE = re.compile(r"^(?:\*\*[^*]{1,40}:\*\*|[A-Z][A-Za-z ]{1,30}:\s+(?:\S+\s+){0,2}\S*$)")
-# Words that deny what follows; a signal without a "not" part never fires on a denied phrase.
-_DENIALS = _NEGATIONS | {"exclud", "drop", "drops", "strip", "remov"}
-_HEDGE = re.compile(
-    r"\b(?:to be (?:confirmed|agreed|decided|named|defined)|tbc|tbd|will be (?:confirmed|agreed|named|"
-    r"decided|defined)|(?:has|have) been asked|been requested|(?:is|are|was|were) requested|proposed|"
-    r"will confirm|not yet|pending|we will ask|once the working group|not been)\b",
-    re.I,
-)
-_ELEMENT = {
-    "number": re.compile(
-        r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|fifty|hundred)\b",
-        re.I,
-    ),
-    "amount": re.compile(
-        r"[£$€]\s?\d|\b(?:USD|EUR|GBP|CHF|NOK|SEK|DKK)\s?\d|\d[\d,.]*\s?(?:USD|EUR|GBP|dollars|euros|pounds)\b",
-        re.I,
-    ),
-    "date": re.compile(
-        r"\b\d{1,2}\s(?:January|February|March|April|May|June|July|August|September|October|November|December)\b"
-        r"|\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s\d{4}\b"
-        r"|\b\d{4}-\d{2}-\d{2}\b|\bweek of\b"
-    ),
-    "person": re.compile(r"\b(?:Dr |Mr |Ms |Mrs )?[A-Z][a-z]+ (?:[A-Z]\.? )?[A-Z][a-z'’-]+\b"),
-    "confirmation": re.compile(
-        r"\b(?:confirmed|accepted|agreed|signed|approved|acknowledged|reviewed|in writing|sign-off|signed off)\b",
-        re.I,
-    ),
-}
 _KIND_RULES = (
     (
         "architecture_proposal",
@@ -100,34 +46,6 @@ _KIND_RULES = (
 OPENING_CHARS = 600
 
 
-@dataclass(frozen=True)
-class Sentence:
-    """One uploaded sentence: verbatim text, where it is, and its stems."""
-
-    text: str
-    source_index: int
-    position: int
-    anchor: str
-    stems: tuple[str, ...]
-    #: The segment a sentence cut by a PDF page break goes on into (``uploads/page_sentences.py``).
-    continued: int | None = None
-
-
-@dataclass(frozen=True)
-class Check:
-    """One criterion's status, with the sentence (and package rule) it rests on."""
-
-    criterion: Criterion
-    status: str
-    evidence: Sentence | None = None
-    prohibition: Prohibition | None = None
-    evidence_id: str = ""
-    #: The U id of the excerpt that completes a sentence cut by a page break, when one was sent.
-    continued_id: str = ""
-    pid: str = ""
-    rule_pid: str = ""
-
-
 def draft_kind(question: str, sources: Sequence[SessionSource]) -> str:
     """The draft kind the question names, else the one the uploads' titles and openings name."""
     for kind, pattern in _KIND_RULES:
@@ -141,165 +59,6 @@ def draft_kind(question: str, sources: Sequence[SessionSource]) -> str:
             if pattern.search(text):
                 return kind
     return "poc_proposal"
-
-
-def sentences(sources: Sequence[SessionSource]) -> list[Sentence]:
-    """Every sentence of every source, headings, table rows and short fragments left out."""
-    out: list[Sentence] = []
-    for source_index, source in enumerate(sources):
-        headings = set(source.meta.get("headings", ()))
-        joins = page_sentences.page_joins(source.record.file_type, source.text, source.segments)
-        for position, segment in enumerate(source.segments):
-            if source.record.file_type in ("csv", "tsv", "json"):
-                continue
-            groups: list[str] = []
-            current: list[str] = []
-            for line in page_sentences.lines_as_read(segment, position, joins):
-                stripped = line.strip()
-                is_item = bool(_ITEM.match(line))
-                if (
-                    not stripped
-                    or _MD_HEADING.match(line)
-                    or stripped.startswith("|")
-                    or "\t" in line
-                    or " | " in line
-                    or stripped in headings
-                    or _FIELD_LINE.match(stripped)
-                ):
-                    if current:
-                        groups.append(" ".join(current))
-                    current = []
-                    continue
-                if is_item and current:
-                    groups.append(" ".join(current))
-                    current = []
-                current.append(_ITEM.sub("", stripped) if is_item else stripped)
-            if current:
-                groups.append(" ".join(current))
-            for group in groups:
-                for piece in _SENTENCE.split(group):
-                    piece = piece.strip()
-                    if len(piece.split()) < MIN_WORDS:
-                        continue
-                    out.append(
-                        Sentence(
-                            piece,
-                            source_index,
-                            position,
-                            segment.anchor.label,
-                            tuple(stems(piece)),
-                            page_sentences.continues_in(piece, position, joins),
-                        )
-                    )
-    return out
-
-
-def _positions(seq: tuple[str, ...], phrase: tuple[str, ...]) -> list[int]:
-    n = len(phrase)
-    return [i for i in range(len(seq) - n + 1) if seq[i : i + n] == phrase] if n else []
-
-
-def _negated(seq: tuple[str, ...], at: int) -> bool:
-    return any(w in _NEGATIONS for w in seq[max(0, at - NEGATION_WINDOW) : at])
-
-
-def _phrase(text: str) -> tuple[str, ...]:
-    return tuple(stems(text))
-
-
-def _part_matches(seq: tuple[str, ...], alternatives: tuple[str, ...]) -> bool:
-    for alternative in alternatives:
-        negative = alternative.startswith("not ")
-        phrase = _phrase(alternative[4:] if negative else alternative)
-        for at in _positions(seq, phrase):
-            if _negated(seq, at) == negative:
-                return True
-    return False
-
-
-def signal_matches(sentence: Sentence, prohibition: Prohibition) -> bool:
-    for signal in prohibition.signals:
-        negative = any(a.startswith("not ") for part in signal for a in part)
-        if not negative and _DENIALS & set(sentence.stems):
-            continue
-        if all(_part_matches(sentence.stems, part) for part in signal):
-            return True
-    return False
-
-
-def _term_score(sentence: Sentence, criterion: Criterion) -> int:
-    score = 0
-    for term in criterion.terms:
-        phrase = _phrase(term)
-        if _positions(sentence.stems, phrase):
-            score += 2 if len(phrase) > 1 else 1
-    if criterion.requires == "amount" and _ELEMENT["amount"].search(sentence.text):
-        score += 1  # a sum of money is itself evidence of a cost figure
-    return score
-
-
-def assess(
-    review: ReviewCriteria,
-    kind: str,
-    sources: Sequence[SessionSource],
-    also: Sequence[Criterion] = (),
-) -> list[Check]:
-    """Each criterion for ``kind`` (and ``also``), assessed on every sentence of every source."""
-    found = sentences(sources)
-    checks = []
-    for criterion in dict.fromkeys((*review.for_kind(kind), *also)):
-        contradiction = next(
-            (
-                (s, p)
-                for p in review.prohibitions_for(criterion.name)
-                for s in found
-                if signal_matches(s, p)
-            ),
-            None,
-        )
-        if contradiction is not None:
-            checks.append(Check(criterion, CONTRADICTED, contradiction[0], contradiction[1]))
-            continue
-        best: tuple[int, int, Sentence] | None = None
-        for order, s in enumerate(found):
-            terms = _term_score(s, criterion)
-            if not terms:
-                continue
-            has_element = not criterion.requires or bool(
-                _ELEMENT[criterion.requires].search(s.text)
-            )
-            hedged = bool(_HEDGE.search(s.text))
-            score = terms + (3 if has_element else 0) - (3 if hedged else 0)
-            if best is None or score > best[0]:
-                best = (score, -order, s)
-        if best is None:
-            checks.append(Check(criterion, MISSING))
-            continue
-        s = best[2]
-        complete = (
-            not criterion.requires or _ELEMENT[criterion.requires].search(s.text)
-        ) and not _HEDGE.search(s.text)
-        checks.append(Check(criterion, PRESENT if complete else PARTIAL, s))
-    return checks
-
-
-def with_ids(checks: list[Check], ids: dict[tuple[int, int], str]) -> list[Check]:
-    """Each check's evidence tied to the U id of the excerpt that carries it, when one was sent."""
-    out = []
-    for c in checks:
-        if c.evidence is None:
-            out.append(c)
-            continue
-        where = c.evidence.source_index
-        continued = c.evidence.continued
-        out.append(
-            replace(
-                c,
-                evidence_id=ids.get((where, c.evidence.position), ""),
-                continued_id="" if continued is None else ids.get((where, continued), ""),
-            )
-        )
-    return out
 
 
 @dataclass(frozen=True)
@@ -385,143 +144,3 @@ def plan(
         )
     )
     return Plan(kind, checks, row_ids)
-
-
-def tie(
-    plan_: Plan, *, package_ids: dict[str, str], upload_ids: dict[tuple[int, int], str]
-) -> tuple[Check, ...]:
-    """The checks with the P ids of their package rows and the U ids of their evidence."""
-    out = []
-    for c in with_ids(list(plan_.checks), upload_ids):
-        out.append(
-            replace(
-                c,
-                pid=package_ids.get(c.criterion.row_id, ""),
-                rule_pid=package_ids.get(c.prohibition.row_id, "") if c.prohibition else "",
-            )
-        )
-    return tuple(out)
-
-
-def _flat(text: str) -> str:
-    return " ".join(text.split()).casefold()
-
-
-def quoted_where_sent(checks: Sequence[Check], excerpts: dict[str, str]) -> tuple[Check, ...]:
-    """Each check's evidence cited by the excerpt that holds its sentence, verbatim.
-
-    The review reads every sentence of the upload, but only some excerpts are sent: a quote is
-    cited by an excerpt that contains it, or by none (the finding then says the evidence lies
-    outside the excerpts sent), never by an excerpt that does not. A sentence cut by a page break
-    is cited by the two excerpts it runs across, page N's and then page N+1's, or by none.
-    """
-    flat_excerpts = {cid: _flat(text) for cid, text in excerpts.items()}
-    out = []
-    for c in checks:
-        if c.evidence is None:
-            out.append(c)
-            continue
-        sentence = _flat(c.evidence.text)
-        if c.evidence.continued is not None:
-            pair = (flat_excerpts.get(c.evidence_id), flat_excerpts.get(c.continued_id))
-            held = None not in pair and sentence in f"{pair[0]} {pair[1]}"
-            out.append(c if held else replace(c, evidence_id="", continued_id=""))
-            continue
-        holders = [cid for cid, text in flat_excerpts.items() if sentence in text]
-        if c.evidence_id in holders:
-            out.append(c)
-        else:
-            out.append(replace(c, evidence_id=holders[0] if holders else ""))
-    return tuple(out)
-
-
-def criteria_group(checks: Sequence[Check]) -> str:
-    """The criteria list a provider is sent: one line per criterion, with its package id."""
-    lines = ["<<<GROUP review criteria | Criteria the findings must name, one finding each"]
-    for c in checks:
-        if c.status == NOT_COVERED:
-            lines.append(
-                f"- not covered: {c.criterion.name} [{c.pid}]: the package declares no criterion "
-                f"for it; {c.criterion.confirmed_by}"
-            )
-            continue
-        lines.append(
-            f"- {c.criterion.name} [{c.pid}]: evidence expected: {c.criterion.evidence_expected}; "
-            f"confirmed by: {c.criterion.confirmed_by}"
-        )
-    lines.append(">>>END GROUP review criteria")
-    return "\n".join(lines) + "\n"
-
-
-_FINDING_LINE = re.compile(
-    r"^\s*-\s*(?P<label>pass|concern|blocker|missing evidence|not covered)\s*:\s*(?P<name>[^\[—:]+?)\s*(?:\[|—|:|$)",
-    re.I | re.M,
-)
-
-
-def unknown_criteria(assessment: str, checks: Sequence[Check]) -> list[str]:
-    """Names that findings in an assessment lane give but that are not among the criteria sent."""
-    sent = {c.criterion.name.lower() for c in checks}
-    return [
-        m.group("name")
-        for m in _FINDING_LINE.finditer(assessment)
-        if m.group("label").lower() != "not covered" and m.group("name").strip().lower() not in sent
-    ]
-
-
-def _package_ref(
-    row_id: str, pid: str, row_of: Callable[[str], PackageRow | None]
-) -> dict[str, str]:
-    row = row_of(row_id)
-    return {
-        "citation_id": pid,
-        "row_id": row_id,
-        "title": f"{row.title} — {row.heading}" if row else "",
-        "reader_target": row.reader_target if row else "",
-    }
-
-
-def findings(
-    kind: str,
-    checks: Sequence[Check],
-    sources: Sequence[SessionSource],
-    row_of: Callable[[str], PackageRow | None],
-) -> StructuredReview:
-    """The review as the run carries it: per criterion, its status, draft evidence and package row.
-
-    ``row_of`` finds a package row by id (``ContextPack.row``). The evidence is the verbatim
-    uploaded sentence with its location (page or line) and the U id of the excerpt that holds it,
-    empty when it lies outside the excerpts sent.
-    """
-    out: list[dict[str, Any]] = []
-    for c in checks:
-        evidence = None
-        if c.evidence is not None:
-            record = sources[c.evidence.source_index].record
-            evidence = {
-                "text": c.evidence.text,
-                "location": c.evidence.anchor,
-                "citation_id": c.evidence_id,
-                "continued_citation_id": c.continued_id,
-                "session_source_id": record.session_source_id,
-                "display_title": record.display_title,
-            }
-        rule = None
-        if c.prohibition is not None:
-            rule = {
-                "text": c.prohibition.rule,
-                **_package_ref(c.prohibition.row_id, c.rule_pid or c.pid, row_of),
-            }
-        out.append(
-            {
-                "criterion": c.criterion.name,
-                "status": c.status,
-                "finding_label": FINDING_LABEL[c.status],
-                "evidence_expected": c.criterion.evidence_expected,
-                "confirmed_by": c.criterion.confirmed_by,
-                "evidence": evidence,
-                "package": _package_ref(c.criterion.row_id, c.pid, row_of),
-                "rule": rule,
-            }
-        )
-    return StructuredReview(draft_kind=kind, criteria=tuple(out))

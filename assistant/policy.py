@@ -118,17 +118,22 @@ def screen_intent(question: str, *, with_sources: bool = False) -> PolicyDecisio
 
 
 def decide(
-    question: str, search: SearchResult, pack: ContextPack, *, reviewing: bool = False
+    question: str, search: SearchResult, pack: ContextPack, *, with_sources: bool = False
 ) -> PolicyDecision:
     """The refusal that needs retrieval: the package does not cover what the question is about.
 
     Runs after :func:`screen_intent` and before any adapter or provider call. The answerability
     model (:mod:`assistant.answerability`) weighs the question's specific subjects the package
     never mentions against how well the best rows cover it; the refusal names those subjects.
-    ``reviewing``: uploaded drafts are selected and the package declares review criteria, so
-    the run reviews them against those criteria; the question's wording ("gaps?", "what did I
-    miss in v3?") is not what the package must cover, and answerability is not applied.
+    ``with_sources``: session sources are selected. When the question then opens by asking for
+    a review of them ("review this draft ...") and the package declares review criteria, the run
+    reviews the drafts against those criteria, and the rest of the request's wording ("...
+    especially accessibility") is not what the package must cover: answerability is not applied.
+    Any other question is judged as without uploads: uploaded text never lifts a refusal.
     """
+    reviewing = (
+        with_sources and bool(pack.review.criteria) and screen.opens_with_review_request(question)
+    )
     screening = artifact.get_screening()
     found = answerability.evidence(
         question,

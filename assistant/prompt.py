@@ -11,7 +11,7 @@ from assistant import lanes
 from assistant.modes import Mode
 
 if TYPE_CHECKING:
-    from assistant.criteria_review import Check
+    from assistant.criterion_assessment import Check
 
 SYSTEM_INSTRUCTIONS = """You are the AICD source-grounded assistant. Answer only from the sources supplied in this request.
 Rules:
@@ -48,7 +48,7 @@ class ProviderRequest:
     package_refs: tuple[SourceRef, ...]
     current_refs: tuple[SourceRef, ...] = ()
     uploaded_refs: tuple[SourceRef, ...] = ()
-    # A criteria review (assistant/criteria_review.py): the criteria the findings must name.
+    # A criteria review (assistant/criteria_review.py, assistant/review_findings.py): the criteria the findings must name.
     criteria: tuple[Check, ...] = ()
     draft_kind: str = ""
 
@@ -177,7 +177,7 @@ CRITERIA_INSTRUCTIONS = (
 
 def criteria_group(request: ProviderRequest) -> str:
     """The review criteria sent with an upload review, each with its package id and owner."""
-    from assistant.criteria_review import criteria_group as render
+    from assistant.review_findings import criteria_group as render
 
     kind = request.draft_kind.replace("_", " ") or "draft"
     return CRITERIA_INSTRUCTIONS.format(kind=kind) + "\n" + quote(render(request.criteria))

@@ -19,19 +19,19 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from assistant import composer, section_kinds
+from assistant import question_types, section_kinds
 from assistant.retrieval import Index
 from assistant.types import PackageRow
 from assistant.units import ITEM, LIST, ROW, SENTENCE, TABLE, units
 from core.text import content_stems, stems
 
 QTYPES = (
-    composer.DEFINITION,
-    composer.WHO,
-    composer.FIGURE,
-    composer.LISTING,
-    composer.WHY,
-    composer.HOW,
+    question_types.DEFINITION,
+    question_types.WHO,
+    question_types.FIGURE,
+    question_types.LISTING,
+    question_types.WHY,
+    question_types.HOW,
 )
 CROSSED_KINDS = (
     section_kinds.CHECKLIST,
@@ -95,14 +95,14 @@ def analyse(index: Index, question: str) -> QuestionTerms:
         expanded |= {t for t in tokens if not t.startswith("ph_")}
     idf = {t: index.idf(t) or 0.0 for t in expanded}
     ordered = content_stems(" ".join(seq))
-    term = composer.defined_term(question)
+    term = question_types.defined_term(question)
     return QuestionTerms(
         own=own,
         expanded=frozenset(expanded),
         idf=idf,
         weight=sum(idf[t] for t in own) or 1.0,
         bigrams=frozenset(zip(ordered, ordered[1:], strict=False)),
-        qtype=composer.question_type(question),
+        qtype=question_types.question_type(question),
         term=frozenset(content_stems(term)) if term else frozenset(),
         warn=bool(_WARN_Q.search(question)),
     )
@@ -154,9 +154,9 @@ def profile(heading: str, title: str, text: str) -> SectionProfile:
         defined_subjects=defined,
         length=len(ordered),
         role_decision=any(
-            composer._ROLE.search(s) and composer._DECISION.search(s) for s in sentences
+            question_types.ROLE.search(s) and question_types.DECISION.search(s) for s in sentences
         ),
-        figure=any(composer._FIGURE.search(s) for s in sentences),
+        figure=any(question_types.FIGURES.search(s) for s in sentences),
         listing=any(u.kind in (LIST, TABLE) for u in all_units),
         list_items=max((len(u.parts) for u in all_units if u.kind in (LIST, TABLE)), default=0),
     )
@@ -217,8 +217,8 @@ def vector(
         1.0 if q.warn and kind == section_kinds.ANTI_PATTERN else 0.0,
         similarity,
         1.0 if fully_named and kind == section_kinds.DEFINITION else 0.0,
-        1.0 if fully_named and q.qtype == composer.DEFINITION else 0.0,
-        math.log1p(p.list_items) / 3.0 if q.qtype == composer.LISTING else 0.0,
+        1.0 if fully_named and q.qtype == question_types.DEFINITION else 0.0,
+        math.log1p(p.list_items) / 3.0 if q.qtype == question_types.LISTING else 0.0,
         topic_probability,
         math.log(topic_probability + 1e-3) / 7.0,
     ]

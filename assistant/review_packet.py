@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant import presentation
+from assistant import citation_groups, presentation, refusal_guidance, review_checklist, run_details
 from assistant.modes import MODE_DISPLAY_NAMES, Mode
 
 MARKDOWN = "md"
@@ -70,7 +70,7 @@ def _run_section(body: dict[str, Any], question: str) -> Section:
 
 
 def _checklist_section(body: dict[str, Any]) -> Section | None:
-    checklist = presentation.checklist(body)
+    checklist = review_checklist.checklist(body)
     if checklist is None:
         return None
     summary = ", ".join(f"{s['count']} {s['label']}" for s in checklist["summary"])
@@ -139,7 +139,7 @@ def _citation_line(c: dict[str, Any]) -> str:
 
 def _citations_section(body: dict[str, Any]) -> Section:
     section = Section("Citation classes")
-    groups = presentation.citation_groups(body)
+    groups = citation_groups.citation_groups(body)
     if not groups:
         section.blocks.append("No citations: nothing was cited for this run.")
     for group in groups:
@@ -161,7 +161,7 @@ def _missing_section(body: dict[str, Any]) -> Section:
     for f in review.get("criteria", []):
         if f["status"] == "present":
             continue
-        label = presentation.CHECKLIST_STATUS.get(f["status"], ("not covered", ""))[0]
+        label = review_checklist.CHECKLIST_STATUS.get(f["status"], ("not covered", ""))[0]
         if f["status"] == "not_covered":
             items.append(f"{f['criterion']} ({label}): {f['confirmed_by']}.")
             continue
@@ -187,7 +187,7 @@ def _notes_section(body: dict[str, Any]) -> Section:
     notes = []
     refusal = body.get("refusal")
     if refusal:
-        title = presentation.REFUSAL_TITLES.get(refusal["pattern"], "Not answered")
+        title = refusal_guidance.REFUSAL_TITLES.get(refusal["pattern"], "Not answered")
         notes.append(f"{title} ({refusal['pattern']}): {refusal['message']}")
     for n in body["notices"]:
         title = presentation.NOTICE_TITLES.get(n["pattern"], "Note")
@@ -202,7 +202,7 @@ def _tokens_section(body: dict[str, Any]) -> Section:
     t = body["telemetry"]
     tokens = t.get("tokens") or {}
     rows = tuple(
-        (presentation.TOKEN_WORDS.get(k, k.replace("_", " ").capitalize()), str(v))
+        (run_details.TOKEN_WORDS.get(k, k.replace("_", " ").capitalize()), str(v))
         for k, v in tokens.items()
     )
     cost = t.get("estimated_cost")

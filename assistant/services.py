@@ -9,13 +9,15 @@ from django.conf import settings
 
 from assistant import citations as records
 from assistant import (
-    composer,
     conflict,
     criteria_review,
+    criterion_assessment,
     lanes,
     policy,
     prompt,
+    question_types,
     ranking,
+    review_findings,
     section_kinds,
     units,
     verification,
@@ -82,9 +84,7 @@ def answer(
     run.package_version = pack.package_version
     with run.watch.phase("retrieval"):
         search = ranking.search(pack.index, question, k=SEARCH_DEPTH)
-        decision = policy.decide(
-            question, search, pack, reviewing=bool(session_sources) and bool(pack.review.criteria)
-        )
+        decision = policy.decide(question, search, pack, with_sources=bool(session_sources))
     run.screening.update(decision.screening)
     if decision.refusal is not None:
         return run.refused(decision.refusal, refused_sources=len(session_sources))
@@ -119,7 +119,7 @@ def answer(
     )
     if review is not None:
         run.review = verification.safe_review(
-            criteria_review.findings(
+            review_findings.findings(
                 review.kind, request.criteria or review.checks, session_sources, pack.row
             )
         )
@@ -184,7 +184,7 @@ def _with_uploads(
     refs = tuple(records.uploaded_ref(f"U{i}", e) for i, e in enumerate(upload.excerpts, 1))
     if not refs:
         return upload, request
-    checks: tuple[criteria_review.Check, ...] = ()
+    checks: tuple[criterion_assessment.Check, ...] = ()
     if review is not None:
         index_of = {source.session_source_id: i for i, source in enumerate(sources)}
         upload_ids = {
@@ -196,8 +196,8 @@ def _with_uploads(
             row_id = ref.meta.get("row_id")
             if row_id:
                 package_ids.setdefault(str(row_id), ref.citation_id)
-        checks = criteria_review.quoted_where_sent(
-            criteria_review.tie(review, package_ids=package_ids, upload_ids=upload_ids),
+        checks = review_findings.quoted_where_sent(
+            review_findings.tie(review, package_ids=package_ids, upload_ids=upload_ids),
             {ref.citation_id: ref.text for ref in refs},
         )
     return upload, dataclasses.replace(
@@ -221,7 +221,9 @@ def _select_rows(search: SearchResult, question: str) -> tuple[PackageRow, ...]:
     top = search.hits[0].score
     picked = [h.row for h in search.hits if h.score >= top * RELATIVE_SCORE_FLOOR]
     picked = picked[:MAX_PACKAGE_REFS]
-    if composer.question_type(question) == composer.LISTING and not any(map(_lists, picked)):
+    if question_types.question_type(question) == question_types.LISTING and not any(
+        map(_lists, picked)
+    ):
         checklists = [
             h.row for h in search.hits if h.row.kind == section_kinds.CHECKLIST and _lists(h.row)
         ]

@@ -88,7 +88,7 @@ class CurrentContextStatus:
 class StructuredReview:
     """A criteria-driven review of uploaded drafts: the draft kind and one finding per criterion.
 
-    Each finding is a plain dict (``criteria_review.findings``): criterion, status, the draft
+    Each finding is a plain dict (``review_findings.findings``): criterion, status, the draft
     sentence it rests on with its location, and the package row that states the criterion.
     """
 

@@ -130,3 +130,10 @@ def units(text: str) -> tuple[Unit, ...]:
         previous_paragraph = sentences[-1] if sentences else None
         i += 1
     return tuple(out)
+
+
+def unit_text(unit: Unit) -> str:
+    """A unit's words as one text: a list or table with its lead-in, else the unit itself."""
+    if unit.kind in (LIST, TABLE):
+        return " ".join(((unit.intro,) if unit.intro else ()) + unit.parts)
+    return unit.text

@@ -15,7 +15,15 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from aicd.throttling import throttle_posts
-from assistant import context_pack, history, presentation, rendering, review_packet, services
+from assistant import (
+    context_pack,
+    history,
+    package_links,
+    presentation,
+    rendering,
+    review_packet,
+    services,
+)
 from assistant import reader as package_reader
 from assistant.forms import ChatForm
 from assistant.modes import MODE_DISPLAY_NAMES, Mode
@@ -51,7 +59,7 @@ def chat(request: HttpRequest) -> HttpResponse:
     pack = context_pack.get_context_pack()
     context: dict[str, object] = {
         "current_enabled": _current_enabled(),
-        "examples": presentation.example_questions(pack),
+        "examples": package_links.example_questions(pack),
     }
     selected: list[str] | None = None
     form = ChatForm()

@@ -12,13 +12,21 @@ import argparse
 import os
 import signal
 import sys
-import tempfile
 import time
 from pathlib import Path
-from statistics import median
 
-from bench import gateway, harness, http_api, machine, retrieval, screening, startup, uploads
-from bench.report import Report, Row, Table, mib, ms, replace_section, times
+from bench import (
+    gateway,
+    harness,
+    http_api,
+    machine,
+    pdf_speed,
+    retrieval,
+    screening,
+    startup,
+    uploads,
+)
+from bench.report import Report, replace_section
 
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "performance.md"
@@ -64,10 +72,6 @@ def _plan(quick: bool) -> dict[str, object]:
     }
 
 
-CONNECTIONS = 4
-LOAD_CONNECTIONS = 8
-
-
 SECTIONS = ("uploads",)
 
 
@@ -81,7 +85,7 @@ def run(quick: bool, only: str | None = None) -> Report:
             "server": "gunicorn, 2 sync workers, 127.0.0.1, Redis cache/sessions/throttles, SQLite accounts",
             "chat": f"package_only, deterministic provider, {len(http_api.QUESTIONS)} answered questions in turn, "
             f"{harness.TOKEN_USERS} token users at the shipped 60/min chat throttle",
-            "concurrency": f"{CONNECTIONS} connections (comparisons), {LOAD_CONNECTIONS} (load run)",
+            "concurrency": f"{http_api.CONNECTIONS} connections (comparisons), {http_api.LOAD_CONNECTIONS} (load run)",
             "rounds": f"start-up {plan['startup_rounds']}, HTTP {plan['http_rounds']} x {plan['http_seconds']} s, "
             f"retrieval {plan['retrieval_rounds']}, uploads {plan['upload_rounds']}",
         },
@@ -95,19 +99,19 @@ def run(quick: bool, only: str | None = None) -> Report:
         )
     if only == "uploads":
         with harness.redis_server() as redis_url, harness.app_server(redis_url) as app:
-            _uploads(report, app, redis_url, plan)
-        _pdf_speed(report, plan)
+            uploads.add_rows(report, app, redis_url, plan, _progress)
+        pdf_speed.add_rows(report, plan, _progress)
         return report
     with harness.redis_server() as redis_url:
         with harness.app_server(redis_url) as app:
-            _startup(report, app, plan)
-            _http(report, app, plan)
-            _uploads(report, app, redis_url, plan)
-            _load(report, app, plan)
-        report.tables.append(_gateway(redis_url, plan))
-    _pdf_speed(report, plan)
-    _retrieval(report, plan)
-    _screening(report, plan)
+            startup.add_rows(report, app, plan, _progress)
+            http_api.add_rows(report, app, plan, _progress)
+            uploads.add_rows(report, app, redis_url, plan, _progress)
+            http_api.add_load_rows(report, app, plan, _progress)
+        report.tables.append(gateway.planned_table(redis_url, plan, _progress))
+    pdf_speed.add_rows(report, plan, _progress)
+    retrieval.add_rows(report, plan, _progress)
+    screening.add_rows(report, plan, _progress)
     load = os.getloadavg()
     report.machine["load average at end (1/5/15 min)"] = " / ".join(f"{x:.2f}" for x in load)
     return report
@@ -119,351 +123,8 @@ def gateway_only(quick: bool) -> Report:
     harness.require("redis-server", "redis-cli")
     report = Report(machine=machine.describe(), settings={})
     with harness.redis_server() as redis_url:
-        report.tables.append(_gateway(redis_url, plan))
+        report.tables.append(gateway.planned_table(redis_url, plan, _progress))
     return report
-
-
-def _gateway(redis_url: str, plan: dict[str, object]) -> Table:
-    load_before = os.getloadavg()[0]
-    rounds = int(plan["gateway_rounds"])  # type: ignore[call-overload]
-    levels = gateway.run(
-        redis_url=redis_url,
-        delay_s=float(plan["gateway_delay_s"]),  # type: ignore[arg-type]
-        thread_settings=plan["gateway_threads"],  # type: ignore[arg-type]
-        factors=plan["gateway_factors"],  # type: ignore[arg-type]
-        rounds=rounds,
-        progress=_progress,
-    )
-    return gateway.table(
-        levels, rounds=rounds, load_before=load_before, load_after=os.getloadavg()[0]
-    )
-
-
-def _startup(report: Report, app: harness.App, plan: dict[str, object]) -> None:
-    _progress("start-up probes")
-    result = startup.compare(app.env, app.token, rounds=int(plan["startup_rounds"]))  # type: ignore[call-overload]
-    (bare_wall, bare_cpu), (app_wall, app_cpu) = result["bare"], result["app"]
-    first_wall, first_cpu = result["app_first_answer"]
-    ratio = app_wall / bare_wall
-    report.add(
-        Row(
-            "start-up",
-            "fresh process to first response (GET /api/health), wall",
-            ms(app_wall),
-            f"bare Django {ms(bare_wall)}",
-            times(ratio),
-            "< 1.5x",
-            ratio < 1.5,
-        )
-    )
-    report.add(
-        Row(
-            "start-up",
-            "same, CPU time (user + system)",
-            ms(app_cpu),
-            f"bare Django {ms(bare_cpu)}",
-            times(app_cpu / bare_cpu),
-        )
-    )
-    drf_wall = result["bare_drf"][0]
-    report.add(
-        Row(
-            "start-up",
-            "same, wall, against bare Django + DRF (one APIView)",
-            ms(app_wall),
-            f"bare Django + DRF {ms(drf_wall)}",
-            times(app_wall / drf_wall),
-        )
-    )
-    report.add(
-        Row(
-            "start-up",
-            "fresh process to first answer (pack and tokenizer loaded), wall",
-            ms(first_wall),
-            f"bare Django {ms(bare_wall)}",
-            times(first_wall / bare_wall),
-        )
-    )
-    drf_note = (
-        f"Adding Django REST framework to the bare project (one APIView) makes it "
-        f"{drf_wall / bare_wall:.2f}x bare Django: importing DRF imports the optional libraries it "
-        "finds installed (requests, PyYAML, Pygments and others)."
-    )
-    if ratio >= 1.5:
-        report.notes.append(
-            f"Start-up is {ratio:.2f}x bare Django. {drf_note} The app takes "
-            f"{app_wall / drf_wall:.2f}x that bare Django + DRF project."
-        )
-    elif app_wall < drf_wall:
-        report.notes.append(
-            f"The app starts faster than the bare Django + DRF project. {drf_note} Heavy "
-            "optional libraries (bm25s/numpy, the Markdown parser, pypdf, python-docx) are imported "
-            "where they are used; the first-answer row includes them."
-        )
-
-
-def _http(report: Report, app: harness.App, plan: dict[str, object]) -> None:
-    _progress("chat API against GET /api/health")
-    http_api.check_answers(app)
-    c = http_api.compare(
-        app,
-        rounds=int(plan["http_rounds"]),
-        seconds=int(plan["http_seconds"]),  # type: ignore[call-overload]
-        connections=CONNECTIONS,
-    )
-    floor = "GET /api/health"
-    report.add(
-        Row(
-            "chat API",
-            f"p50 latency, {CONNECTIONS} connections",
-            ms(c.chat_p50_ms),
-            f"{floor} {ms(c.floor_p50_ms)}",
-            times(c.chat_p50_ms / c.floor_p50_ms),
-            "<= 3x",
-            c.chat_p50_ms <= 3 * c.floor_p50_ms,
-        )
-    )
-    report.add(
-        Row(
-            "chat API",
-            f"p99 latency, {CONNECTIONS} connections",
-            ms(c.chat_p99_ms),
-            f"{floor} {ms(c.floor_p99_ms)}",
-            times(c.chat_p99_ms / c.floor_p99_ms),
-        )
-    )
-    share = c.chat_rps / c.floor_rps
-    report.add(
-        Row(
-            "chat API",
-            "throughput",
-            f"{c.chat_rps:,.0f} req/s",
-            f"{floor} {c.floor_rps:,.0f} req/s",
-            f"{share:.0%}",
-            ">= 40%",
-            share >= 0.40,
-        )
-    )
-    report.add(
-        Row(
-            "chat API",
-            "server CPU per request (gunicorn master + workers)",
-            ms(c.chat_cpu_ms),
-            f"{floor} {ms(c.floor_cpu_ms)}",
-            times(c.chat_cpu_ms / c.floor_cpu_ms),
-        )
-    )
-    if c.errors:
-        report.notes.append(
-            f"{c.errors} errors (non-2xx or socket) during the chat/floor comparison"
-        )
-
-
-def _load(report: Report, app: harness.App, plan: dict[str, object]) -> None:
-    seconds = int(plan["load_seconds"])  # type: ignore[call-overload]
-    _progress(f"{seconds} s load run")
-    r = http_api.load_run(app, seconds=seconds, connections=LOAD_CONNECTIONS)
-    report.add(
-        Row(
-            "load run",
-            f"{seconds} s of chat, {LOAD_CONNECTIONS} connections, loopback",
-            f"{r.requests:,} requests, {r.requests_per_s:,.0f} req/s, p50 {ms(r.p50_ms)}, "
-            f"p99 {ms(r.p99_ms)}",
-            "",
-            "",
-            "0 errors",
-            r.errors == 0,
-        )
-    )
-    if r.errors:
-        report.notes.append(
-            f"load run: {r.non_2xx} non-2xx responses, {r.socket_errors} socket errors"
-        )
-
-
-def _uploads(report: Report, app: harness.App, redis_url: str, plan: dict[str, object]) -> None:
-    _progress("extraction and session size")
-    try:
-        e = uploads.extraction(app, rounds=int(plan["upload_rounds"]))  # type: ignore[call-overload]
-        report.add(
-            Row(
-                "extraction",
-                f"{uploads.PDF_PAGES}-page text PDF ({e.pdf_bytes / 1024:,.0f} KiB, "
-                f"{e.pdf_chars:,} chars), upload to record",
-                ms(e.pdf_ms),
-                f"pdftotext {ms(e.pdftotext_ms)}",
-                times(e.pdf_ms / e.pdftotext_ms),
-            )
-        )
-        report.add(
-            Row(
-                "extraction",
-                f"DOCX ({e.docx_bytes / 1e6:.1f} MB, {e.docx_chars:,} chars), upload to record",
-                ms(e.docx_ms),
-                f"python-docx paragraphs {ms(e.python_docx_ms)}",
-                times(e.docx_ms / e.python_docx_ms),
-            )
-        )
-        s = uploads.session_size(app, redis_url, sessions=int(plan["sessions"]))  # type: ignore[call-overload]
-        ratio = s.serialized_bytes / s.raw_utf8_bytes
-        report.add(
-            Row(
-                "session",
-                f"serialized session, {s.extracted_chars:,} extracted chars",
-                f"{s.serialized_bytes:,} B",
-                f"raw UTF-8 {s.raw_utf8_bytes:,} B",
-                times(ratio),
-                "<= 1.2x",
-                ratio <= 1.2,
-            )
-        )
-        report.add(
-            Row(
-                "session",
-                "Redis memory held per session (MEMORY USAGE)",
-                f"{s.redis_memory_bytes:,} B",
-                f"raw UTF-8 {s.raw_utf8_bytes:,} B",
-                times(s.redis_memory_bytes / s.raw_utf8_bytes),
-            )
-        )
-    except uploads.Unavailable as exc:
-        report.skipped.append(f"extraction and session size: {exc}")
-
-
-def _pdf_speed(report: Report, plan: dict[str, object]) -> None:
-    _progress("PDF extraction in process against pdftotext (real corpus and generated PDFs)")
-    timings = uploads.pdf_corpus(rounds=int(plan["upload_rounds"]))  # type: ignore[call-overload]
-    long = [t for t in timings if t.pages >= uploads.LONG_PDF_PAGES]
-    if long:
-        ratio = median(t.ratio for t in long)
-        report.add(
-            Row(
-                "PDF extraction",
-                f"in process, median ratio over the {len(long)} PDFs of "
-                f"{uploads.LONG_PDF_PAGES}+ pages",
-                times(ratio),
-                "pdftotext on the same files",
-                times(ratio),
-                "<= 3x",
-                ratio <= 3,
-            )
-        )
-    report.add(
-        Row(
-            "PDF extraction",
-            f"in process, median ratio over all {len(timings)} PDFs",
-            times(median(t.ratio for t in timings)),
-            "pdftotext on the same files",
-            times(median(t.ratio for t in timings)),
-        )
-    )
-    slowest = max(timings, key=lambda t: t.extract_s)
-    report.add(
-        Row(
-            "PDF extraction",
-            f"slowest file: {slowest.name} ({slowest.pages} pages, {slowest.outcome})",
-            f"{slowest.extract_s:.2f} s",
-            f"pdftotext {slowest.pdftotext_s:.2f} s",
-            times(slowest.ratio),
-            "<= 2 s",
-            slowest.extract_s <= 2,
-        )
-    )
-    for t in sorted(long, key=lambda t: -t.ratio):
-        report.add(
-            Row(
-                "PDF extraction",
-                f"{t.name}: {t.pages} pages, {t.bytes / 1024:,.0f} KiB, {t.outcome}",
-                ms(t.extract_s * 1000),
-                f"pdftotext {ms(t.pdftotext_s * 1000)}",
-                times(t.ratio),
-            )
-        )
-
-
-def _retrieval(report: Report, plan: dict[str, object]) -> None:
-    with tempfile.TemporaryDirectory(prefix="aicd-bench-retrieval-") as tmp:
-        result = retrieval.compare(
-            plan["sizes"],
-            rounds=int(plan["retrieval_rounds"]),
-            queries=int(plan["queries"]),  # type: ignore[arg-type,call-overload]
-            rank_bm25_queries=plan["rank_bm25_queries"],
-            workdir=Path(tmp),
-            progress=_progress,  # type: ignore[arg-type]
-        )
-    largest = max(result)
-    for size, engines in result.items():
-        app, b25s, rank = engines["app"], engines["bm25s"], engines["rank_bm25"]
-        label = f"{size:,} rows"
-        vs_bm25s = app["query_p50_ms"] / b25s["query_p50_ms"]
-        speedup = rank["query_p50_ms"] / app["query_p50_ms"]
-        target = size == largest and size >= 100_000
-        report.add(
-            Row(
-                "retrieval",
-                f"{label}: query p50",
-                ms(app["query_p50_ms"]),
-                f"bm25s {ms(b25s['query_p50_ms'])}",
-                times(vs_bm25s),
-                "<= 2x" if target else "",
-                vs_bm25s <= 2 if target else None,
-            )
-        )
-        report.add(
-            Row(
-                "retrieval",
-                f"{label}: query p50",
-                ms(app["query_p50_ms"]),
-                f"rank_bm25 {ms(rank['query_p50_ms'])}",
-                f"{speedup:,.0f}x faster",
-                ">= 50x faster" if target else "",
-                speedup >= 50 if target else None,
-            )
-        )
-        report.add(
-            Row(
-                "retrieval",
-                f"{label}: index build",
-                ms(app["build_ms"]),
-                f"bm25s {ms(b25s['build_ms'])}; rank_bm25 {ms(rank['build_ms'])}",
-                times(app["build_ms"] / b25s["build_ms"]),
-            )
-        )
-        report.add(
-            Row(
-                "retrieval",
-                f"{label}: index memory",
-                mib(app["memory_bytes"]),
-                f"bm25s {mib(b25s['memory_bytes'])}; rank_bm25 {mib(rank['memory_bytes'])}",
-                times(app["memory_bytes"] / max(b25s["memory_bytes"], 1)),
-            )
-        )
-
-
-def _screening(report: Report, plan: dict[str, object]) -> None:
-    _progress("screening")
-    result = screening.compare(rounds=int(plan["retrieval_rounds"]))  # type: ignore[call-overload]
-    ratio = result["screen_p50_ms"] / result["rule_screen_p50_ms"]
-    report.add(
-        Row(
-            "screening",
-            f"intent screen p50 ({int(result['questions'])} corpus questions)",
-            ms(result["screen_p50_ms"]),
-            f"rule screen {ms(result['rule_screen_p50_ms'])}",
-            times(ratio),
-            "< 5 ms",
-            result["screen_p50_ms"] < 5,
-        )
-    )
-    report.add(
-        Row(
-            "screening",
-            "worst question (2,000 letters, no spaces): screen + retrieval + answerability p50",
-            ms(result["worst_p50_ms"]),
-            f"ordinary question {ms(result['ordinary_p50_ms'])}",
-            times(result["worst_p50_ms"] / result["ordinary_p50_ms"]),
-        )
-    )
 
 
 INTRO = """# Performance

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
@@ -11,10 +12,13 @@ from statistics import median
 import httpx
 
 from bench.harness import App, WrkResult, lua_script, server_cpu_seconds, wrk
+from bench.report import Report, Row, ms, times
 
 CHAT = "/api/source-grounded-chat"
 HEALTH = "/api/health"
 # Questions the sample package answers; the chat figures are for answered runs.
+CONNECTIONS = 4
+LOAD_CONNECTIONS = 8
 QUESTIONS = (
     "who owns each stage gate?",
     "how do we roll back a release?",
@@ -109,3 +113,88 @@ def load_run(app: App, *, seconds: int, connections: int) -> WrkResult:
     with tempfile.TemporaryDirectory(prefix="aicd-bench-wrk-") as tmp:
         script = lua_script(Path(tmp), "load", tokens=app.tokens, method="POST", bodies=_bodies())
         return wrk(app.base_url + CHAT, script=script, seconds=seconds, connections=connections)
+
+
+def add_rows(
+    report: Report, app: App, plan: dict[str, object], progress: Callable[[str], None]
+) -> None:
+    """The chat API rows: latency, throughput and server CPU against GET /api/health."""
+    progress("chat API against GET /api/health")
+    check_answers(app)
+    c = compare(
+        app,
+        rounds=int(plan["http_rounds"]),
+        seconds=int(plan["http_seconds"]),  # type: ignore[call-overload]
+        connections=CONNECTIONS,
+    )
+    floor = "GET /api/health"
+    report.add(
+        Row(
+            "chat API",
+            f"p50 latency, {CONNECTIONS} connections",
+            ms(c.chat_p50_ms),
+            f"{floor} {ms(c.floor_p50_ms)}",
+            times(c.chat_p50_ms / c.floor_p50_ms),
+            "<= 3x",
+            c.chat_p50_ms <= 3 * c.floor_p50_ms,
+        )
+    )
+    report.add(
+        Row(
+            "chat API",
+            f"p99 latency, {CONNECTIONS} connections",
+            ms(c.chat_p99_ms),
+            f"{floor} {ms(c.floor_p99_ms)}",
+            times(c.chat_p99_ms / c.floor_p99_ms),
+        )
+    )
+    share = c.chat_rps / c.floor_rps
+    report.add(
+        Row(
+            "chat API",
+            "throughput",
+            f"{c.chat_rps:,.0f} req/s",
+            f"{floor} {c.floor_rps:,.0f} req/s",
+            f"{share:.0%}",
+            ">= 40%",
+            share >= 0.40,
+        )
+    )
+    report.add(
+        Row(
+            "chat API",
+            "server CPU per request (gunicorn master + workers)",
+            ms(c.chat_cpu_ms),
+            f"{floor} {ms(c.floor_cpu_ms)}",
+            times(c.chat_cpu_ms / c.floor_cpu_ms),
+        )
+    )
+    if c.errors:
+        report.notes.append(
+            f"{c.errors} errors (non-2xx or socket) during the chat/floor comparison"
+        )
+
+
+def add_load_rows(
+    report: Report, app: App, plan: dict[str, object], progress: Callable[[str], None]
+) -> None:
+    """The load run row: one long wrk run of the chat endpoint."""
+    seconds = int(plan["load_seconds"])  # type: ignore[call-overload]
+    progress(f"{seconds} s load run")
+    r = load_run(app, seconds=seconds, connections=LOAD_CONNECTIONS)
+    report.add(
+        Row(
+            "load run",
+            f"{seconds} s of chat, {LOAD_CONNECTIONS} connections, loopback",
+            f"{r.requests:,} requests, {r.requests_per_s:,.0f} req/s, p50 {ms(r.p50_ms)}, "
+            f"p99 {ms(r.p99_ms)}",
+            "",
+            "",
+            "0 errors",
+            r.errors == 0,
+        )
+    )
+    if r.errors:
+        report.notes.append(
+            f"load run: {r.non_2xx} non-2xx responses, {r.socket_errors} socket errors"
+        )

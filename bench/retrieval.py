@@ -18,11 +18,13 @@ import json
 import os
 import re
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from assistant.types import PackageRow
+from bench.report import Report, Row, mib, ms, times
 
 K = 8
 ENGINES = ("app", "bm25s", "rank_bm25")
@@ -190,6 +192,66 @@ def compare(
             for engine, results in runs.items()
         }
     return out
+
+
+def add_rows(report: Report, plan: dict[str, object], progress: Callable[[str], None]) -> None:
+    """The retrieval rows per package size: query p50, index build and memory against bm25s and rank_bm25."""
+    with tempfile.TemporaryDirectory(prefix="aicd-bench-retrieval-") as tmp:
+        result = compare(
+            plan["sizes"],
+            rounds=int(plan["retrieval_rounds"]),
+            queries=int(plan["queries"]),  # type: ignore[arg-type,call-overload]
+            rank_bm25_queries=plan["rank_bm25_queries"],
+            workdir=Path(tmp),
+            progress=progress,  # type: ignore[arg-type]
+        )
+    largest = max(result)
+    for size, engines in result.items():
+        app, b25s, rank = engines["app"], engines["bm25s"], engines["rank_bm25"]
+        label = f"{size:,} rows"
+        vs_bm25s = app["query_p50_ms"] / b25s["query_p50_ms"]
+        speedup = rank["query_p50_ms"] / app["query_p50_ms"]
+        target = size == largest and size >= 100_000
+        report.add(
+            Row(
+                "retrieval",
+                f"{label}: query p50",
+                ms(app["query_p50_ms"]),
+                f"bm25s {ms(b25s['query_p50_ms'])}",
+                times(vs_bm25s),
+                "<= 2x" if target else "",
+                vs_bm25s <= 2 if target else None,
+            )
+        )
+        report.add(
+            Row(
+                "retrieval",
+                f"{label}: query p50",
+                ms(app["query_p50_ms"]),
+                f"rank_bm25 {ms(rank['query_p50_ms'])}",
+                f"{speedup:,.0f}x faster",
+                ">= 50x faster" if target else "",
+                speedup >= 50 if target else None,
+            )
+        )
+        report.add(
+            Row(
+                "retrieval",
+                f"{label}: index build",
+                ms(app["build_ms"]),
+                f"bm25s {ms(b25s['build_ms'])}; rank_bm25 {ms(rank['build_ms'])}",
+                times(app["build_ms"] / b25s["build_ms"]),
+            )
+        )
+        report.add(
+            Row(
+                "retrieval",
+                f"{label}: index memory",
+                mib(app["memory_bytes"]),
+                f"bm25s {mib(b25s['memory_bytes'])}; rank_bm25 {mib(rank['memory_bytes'])}",
+                times(app["memory_bytes"] / max(b25s["memory_bytes"], 1)),
+            )
+        )
 
 
 def main(argv: list[str]) -> None:

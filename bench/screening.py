@@ -13,7 +13,10 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+from bench.report import Report, Row, ms, times
 
 REPO = Path(__file__).resolve().parent.parent
 ROUNDS = 5
@@ -74,3 +77,30 @@ def compare(rounds: int = ROUNDS) -> dict[str, float]:
 
 if __name__ == "__main__":
     print(json.dumps(measure(int(sys.argv[1]) if len(sys.argv) > 1 else ROUNDS)))
+
+
+def add_rows(report: Report, plan: dict[str, object], progress: Callable[[str], None]) -> None:
+    """The screening rows: the intent screen against the old rule screen, and the worst question."""
+    progress("screening")
+    result = compare(rounds=int(plan["retrieval_rounds"]))  # type: ignore[call-overload]
+    ratio = result["screen_p50_ms"] / result["rule_screen_p50_ms"]
+    report.add(
+        Row(
+            "screening",
+            f"intent screen p50 ({int(result['questions'])} corpus questions)",
+            ms(result["screen_p50_ms"]),
+            f"rule screen {ms(result['rule_screen_p50_ms'])}",
+            times(ratio),
+            "< 5 ms",
+            result["screen_p50_ms"] < 5,
+        )
+    )
+    report.add(
+        Row(
+            "screening",
+            "worst question (2,000 letters, no spaces): screen + retrieval + answerability p50",
+            ms(result["worst_p50_ms"]),
+            f"ordinary question {ms(result['ordinary_p50_ms'])}",
+            times(result["worst_p50_ms"] / result["ordinary_p50_ms"]),
+        )
+    )

@@ -29,6 +29,9 @@ from collections.abc import Callable
 from pathlib import Path
 from statistics import median
 
+from bench.harness import App
+from bench.report import Report, Row, ms, times
+
 # Only the standard library above: the probe process must not import anything the app does not.
 REPO = Path(__file__).resolve().parent.parent
 KINDS = ("bare", "bare_drf", "app", "app_first_answer")
@@ -171,3 +174,69 @@ def compare(env: dict[str, str], token: str, *, rounds: int) -> dict[str, tuple[
 if __name__ == "__main__":
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aicd.settings")
     probe(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "")
+
+
+def add_rows(
+    report: Report, app: App, plan: dict[str, object], progress: Callable[[str], None]
+) -> None:
+    """The start-up rows: fresh process to first response and to first answer, against bare Django."""
+    progress("start-up probes")
+    result = compare(app.env, app.token, rounds=int(plan["startup_rounds"]))  # type: ignore[call-overload]
+    (bare_wall, bare_cpu), (app_wall, app_cpu) = result["bare"], result["app"]
+    first_wall, first_cpu = result["app_first_answer"]
+    ratio = app_wall / bare_wall
+    report.add(
+        Row(
+            "start-up",
+            "fresh process to first response (GET /api/health), wall",
+            ms(app_wall),
+            f"bare Django {ms(bare_wall)}",
+            times(ratio),
+            "< 1.5x",
+            ratio < 1.5,
+        )
+    )
+    report.add(
+        Row(
+            "start-up",
+            "same, CPU time (user + system)",
+            ms(app_cpu),
+            f"bare Django {ms(bare_cpu)}",
+            times(app_cpu / bare_cpu),
+        )
+    )
+    drf_wall = result["bare_drf"][0]
+    report.add(
+        Row(
+            "start-up",
+            "same, wall, against bare Django + DRF (one APIView)",
+            ms(app_wall),
+            f"bare Django + DRF {ms(drf_wall)}",
+            times(app_wall / drf_wall),
+        )
+    )
+    report.add(
+        Row(
+            "start-up",
+            "fresh process to first answer (pack and tokenizer loaded), wall",
+            ms(first_wall),
+            f"bare Django {ms(bare_wall)}",
+            times(first_wall / bare_wall),
+        )
+    )
+    drf_note = (
+        f"Adding Django REST framework to the bare project (one APIView) makes it "
+        f"{drf_wall / bare_wall:.2f}x bare Django: importing DRF imports the optional libraries it "
+        "finds installed (requests, PyYAML, Pygments and others)."
+    )
+    if ratio >= 1.5:
+        report.notes.append(
+            f"Start-up is {ratio:.2f}x bare Django. {drf_note} The app takes "
+            f"{app_wall / drf_wall:.2f}x that bare Django + DRF project."
+        )
+    elif app_wall < drf_wall:
+        report.notes.append(
+            f"The app starts faster than the bare Django + DRF project. {drf_note} Heavy "
+            "optional libraries (bm25s/numpy, the Markdown parser, pypdf, python-docx) are imported "
+            "where they are used; the first-answer row includes them."
+        )

@@ -9,10 +9,10 @@ reason instead of reporting anything.
 from __future__ import annotations
 
 import io
-import os
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
@@ -21,6 +21,7 @@ import redis
 
 from bench import documents
 from bench.harness import BENCH_PASSWORD, BENCH_USER, App
+from bench.report import Report, Row, ms, times
 from tests.servers import Browser
 
 SOURCES = "/api/session-sources"
@@ -72,7 +73,6 @@ def _pdftotext_ms(pdf: bytes) -> float:
 
 
 def _python_docx_ms(content: bytes) -> float:
-    import io
 
     from docx import Document
 
@@ -198,86 +198,57 @@ def write_samples(directory: Path) -> dict[str, Path]:
     return {"pdf": pdf, "docx": docx}
 
 
-REALDOCS = Path(__file__).resolve().parent.parent / "tests" / "uploads" / "realdocs"
-#: Generated text PDFs (pages, characters a page) beside the real ones: dense pages of Helvetica.
-GENERATED_PDFS = ((10, 2_200), (30, 2_200), (PDF_PAGES, PDF_CHARS_PER_PAGE))
-LONG_PDF_PAGES = 10
-
-
-@dataclass(frozen=True)
-class PdfTiming:
-    name: str
-    pages: int
-    bytes: int
-    extract_s: float
-    pdftotext_s: float
-    outcome: str
-
-    @property
-    def ratio(self) -> float:
-        return self.extract_s / self.pdftotext_s
-
-
-def _corpus_pdfs() -> list[tuple[str, bytes]]:
-    """The real corpus's PDFs (tests/uploads/realdocs) and the generated ones, by name."""
-    pdfs = [(p.name, p.read_bytes()) for p in sorted(REALDOCS.glob("*.pdf"))]
-    for pages, chars in GENERATED_PDFS:
-        pdfs.append((f"generated-{pages}-pages.pdf", documents.text_pdf(pages, chars)))
-    return pdfs
-
-
-def _pages(pdf: bytes) -> int:
-    from pypdf import PdfReader
-
+def add_rows(
+    report: Report,
+    app: App,
+    redis_url: str,
+    plan: dict[str, object],
+    progress: Callable[[str], None],
+) -> None:
+    """The extraction and session rows; skipped, with the reason, when uploads are not deployed."""
+    progress("extraction and session size")
     try:
-        return len(PdfReader(io.BytesIO(pdf), strict=False).pages)
-    except Exception:  # noqa: BLE001 - broken and encrypted files count as one page here
-        return 1
-
-
-def _extract_s(name: str, pdf: bytes) -> tuple[float, str]:
-    """In-process extraction of the whole file (no session budget), as an upload runs it."""
-    from uploads.extraction import extract_upload
-    from uploads.rejections import SourceRefused
-
-    start = time.perf_counter()
-    try:
-        extracted = extract_upload(pdf, filename=name, session_remaining=None)
-        outcome = f"accepted {extracted.confidence}"
-    except SourceRefused as refusal:
-        outcome = f"refused {refusal.code}"
-    return time.perf_counter() - start, outcome
-
-
-def _pdftotext_s(pdf: bytes) -> float:
-    with tempfile.NamedTemporaryFile(suffix=".pdf") as f:
-        f.write(pdf)
-        f.flush()
-        start = time.perf_counter()
-        # Exit status 1 or 3 for a broken or encrypted file: still the time it took to say so.
-        subprocess.run(["pdftotext", "-enc", "UTF-8", f.name, "-"], capture_output=True)
-        return time.perf_counter() - start
-
-
-def pdf_corpus(*, rounds: int) -> list[PdfTiming]:
-    """Each corpus PDF extracted in process and by pdftotext, interleaved; medians over rounds.
-
-    The extraction runs in this process, as a worker runs it (pypdf imported once beforehand);
-    pdftotext runs as its own process, whose start is part of its time.
-    """
-    import django
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aicd.settings")
-    django.setup()
-    out = []
-    for name, pdf in _corpus_pdfs():
-        _extract_s(name, pdf)  # warm: imports and pypdf's own caches
-        ours: list[float] = []
-        theirs: list[float] = []
-        outcome = ""
-        for _ in range(rounds):
-            seconds, outcome = _extract_s(name, pdf)
-            ours.append(seconds)
-            theirs.append(_pdftotext_s(pdf))
-        out.append(PdfTiming(name, _pages(pdf), len(pdf), median(ours), median(theirs), outcome))
-    return out
+        e = extraction(app, rounds=int(plan["upload_rounds"]))  # type: ignore[call-overload]
+        report.add(
+            Row(
+                "extraction",
+                f"{PDF_PAGES}-page text PDF ({e.pdf_bytes / 1024:,.0f} KiB, "
+                f"{e.pdf_chars:,} chars), upload to record",
+                ms(e.pdf_ms),
+                f"pdftotext {ms(e.pdftotext_ms)}",
+                times(e.pdf_ms / e.pdftotext_ms),
+            )
+        )
+        report.add(
+            Row(
+                "extraction",
+                f"DOCX ({e.docx_bytes / 1e6:.1f} MB, {e.docx_chars:,} chars), upload to record",
+                ms(e.docx_ms),
+                f"python-docx paragraphs {ms(e.python_docx_ms)}",
+                times(e.docx_ms / e.python_docx_ms),
+            )
+        )
+        s = session_size(app, redis_url, sessions=int(plan["sessions"]))  # type: ignore[call-overload]
+        ratio = s.serialized_bytes / s.raw_utf8_bytes
+        report.add(
+            Row(
+                "session",
+                f"serialized session, {s.extracted_chars:,} extracted chars",
+                f"{s.serialized_bytes:,} B",
+                f"raw UTF-8 {s.raw_utf8_bytes:,} B",
+                times(ratio),
+                "<= 1.2x",
+                ratio <= 1.2,
+            )
+        )
+        report.add(
+            Row(
+                "session",
+                "Redis memory held per session (MEMORY USAGE)",
+                f"{s.redis_memory_bytes:,} B",
+                f"raw UTF-8 {s.raw_utf8_bytes:,} B",
+                times(s.redis_memory_bytes / s.raw_utf8_bytes),
+            )
+        )
+    except Unavailable as exc:
+        report.skipped.append(f"extraction and session size: {exc}")

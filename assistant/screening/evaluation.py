@@ -119,7 +119,7 @@ def decide_all(
         if intent.pattern is not None:
             decided.append(Decided(example, intent.pattern))
             continue
-        if example.with_upload:
+        if example.with_upload and screen.opens_with_review_request(example.question):
             # A review of the asker's upload against the declared criteria: as at run time
             # (assistant/policy.py), answerability does not apply.
             decided.append(Decided(example, ANSWERED))

@@ -27,6 +27,12 @@ class IntentDecision:
     thresholds: dict[str, float]
 
 
+def opens_with_review_request(question: str) -> bool:
+    """True when the question opens by asking for a review of the attached material
+    ("review this draft against the criteria ...", "check my PRD for gaps")."""
+    return rules.without_review_request(plain(question)) is not None
+
+
 def decide(question: str, model: ScreeningModel, *, with_sources: bool = False) -> IntentDecision:
     """The intent decision. ``with_sources``: session sources are attached to the run, so a
     request to review them is what the assistant is for; only what else the question asks is

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant import composer, lanes, services
+from assistant import lanes, question_types, services, unit_writing
 from assistant.modes import RunState
 from assistant.providers.deterministic import DeterministicProvider
 
@@ -68,7 +68,7 @@ def test_anti_pattern_text_is_only_quoted_as_a_warning() -> None:
     assert "A pilot runs for months with growing use and no go-live decision" in text
     for paragraph in text.split("\n\n"):
         if "Permanent pilot" in paragraph:
-            assert paragraph.startswith(composer.WARNS_AGAINST)
+            assert paragraph.startswith(unit_writing.WARNS_AGAINST)
 
 
 def _dev_questions(n: int) -> list[str]:
@@ -98,8 +98,11 @@ def test_answers_are_clean_short_and_never_repeat_a_sentence() -> None:
 
 
 def test_question_types() -> None:
-    assert composer.question_type("Who decides the production go-live?") == composer.WHO
-    assert composer.question_type("How long is a pilot?") == composer.FIGURE
-    assert composer.question_type("What must a build-readiness review check?") == composer.LISTING
-    assert composer.question_type("What is a gate owner?") == composer.DEFINITION
-    assert composer.defined_term('What is "approval creep"?') == "approval creep"
+    assert question_types.question_type("Who decides the production go-live?") == question_types.WHO
+    assert question_types.question_type("How long is a pilot?") == question_types.FIGURE
+    assert (
+        question_types.question_type("What must a build-readiness review check?")
+        == question_types.LISTING
+    )
+    assert question_types.question_type("What is a gate owner?") == question_types.DEFINITION
+    assert question_types.defined_term('What is "approval creep"?') == "approval creep"

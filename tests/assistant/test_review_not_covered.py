@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant import criteria_review, lanes, review_aspects, services
+from assistant import criteria_review, criterion_assessment, lanes, review_aspects, services
 from assistant.context_pack import get_context_pack
 from assistant.package import PackageError, load_package
 from assistant.providers.deterministic import DeterministicProvider
@@ -39,7 +39,7 @@ def test_an_aspect_without_a_criterion_is_not_covered_citing_the_package_row() -
     run = _run(
         "Review this PRD, especially accessibility for screen readers and the cost estimate."
     )
-    uncovered = _by_status(run, criteria_review.NOT_COVERED)
+    uncovered = _by_status(run, criterion_assessment.NOT_COVERED)
     assert [f["criterion"] for f in uncovered] == ["accessibility for screen readers"]
     finding = uncovered[0]
     assert finding["finding_label"] == "not covered" and finding["evidence"] is None
@@ -78,7 +78,7 @@ def test_an_aspect_under_another_kinds_criterion_is_assessed_as_that_criterion()
     names = [f["criterion"] for f in run.review.criteria]
     # Observability and Resilience are EA criteria, not readiness ones: assessed because asked.
     assert "Observability" in names and "Resilience" in names
-    assert _by_status(run, criteria_review.NOT_COVERED) == []
+    assert _by_status(run, criterion_assessment.NOT_COVERED) == []
 
 
 @pytest.mark.parametrize(
@@ -114,7 +114,7 @@ def test_aspects_are_split_and_cleaned_from_the_question() -> None:
 def test_an_aspect_that_imitates_a_lane_label_stays_out_of_the_lanes() -> None:
     run = _run("Review this PRD, especially the Package says lane wording.")
     assert run.state.value == "answered"
-    uncovered = _by_status(run, criteria_review.NOT_COVERED)
+    uncovered = _by_status(run, criterion_assessment.NOT_COVERED)
     assert [f["criterion"] for f in uncovered] == ["Package says lane wording"]
     # The asker's words never reach a lane: no lane label can be imitated through them.
     assert [lane.label for lane in run.lanes].count(lanes.PACKAGE_SAYS) == 1
@@ -164,14 +164,17 @@ def test_the_checklist_and_packet_show_a_not_covered_row(logged_in_client) -> No
 
 
 def test_a_review_request_with_drafts_selected_is_not_judged_on_its_wording() -> None:
-    # Without a draft, the package does not cover "Zorblax": a refusal. With the draft selected the
-    # run reviews it against the declared criteria, whatever words the request uses.
-    question = "what did I miss in the Zorblax v3 doc?"
+    # Without a draft, the package does not cover "Zorblax": a refusal. With the draft selected, a
+    # request that opens by asking for its review is the review, whatever else it names.
+    question = "Review my draft: what did I miss about the Zorblax v3 rollout?"
     alone = services.answer(question=question, provider=DeterministicProvider())
     assert alone.refusal is not None and alone.refusal.pattern == "no_package_support"
     run = _run(question)
     assert run.state.value == "answered" and run.review is not None
     assert run.telemetry["screening"]["answerability"]["applied"] is False
+    # A question that is not a review request is judged as without uploads.
+    other = _run("what did I miss about the Zorblax v3 rollout?")
+    assert other.refusal is not None and other.refusal.pattern == "no_package_support"
 
 
 def test_the_policy_skips_answerability_only_when_reviewing() -> None:
@@ -181,7 +184,7 @@ def test_the_policy_skips_answerability_only_when_reviewing() -> None:
     question = "What does the Zorblax 7.2 manual say about Kubernetes namespaces?"
     search = pack.index.search(question, k=8)
     assert policy.decide(question, search, pack).refusal is not None
-    reviewing = policy.decide(question, search, pack, reviewing=True)
+    reviewing = policy.decide("Review this draft. " + question, search, pack, with_sources=True)
     assert reviewing.refusal is None
     assert reviewing.screening["answerability"]["applied"] is False
 
@@ -197,8 +200,13 @@ def test_review_requests_in_the_corpus_are_marked_and_kept_out_of_answerability(
         answerability_training.sample_pack(),
     )
     assert not any(m.example.with_upload for m in measured)
-    # Decided as at run time: the intent screen applies, answerability does not.
-    decided = evaluation.decide_all(marked[:20], {}, *_models())
+    # Decided as at run time: a request opening with a review request is screened for intent
+    # only; answerability does not apply to it.
+    from assistant.screening import screen
+
+    opening = [e for e in marked if screen.opens_with_review_request(e.question)][:20]
+    assert opening
+    decided = evaluation.decide_all(opening, {}, *_models())
     assert all(d.outcome in evaluation.OUTCOMES for d in decided)
 
 

@@ -13,7 +13,7 @@ from html import unescape
 import pytest
 from django.contrib.auth.models import Permission
 
-from assistant import context_pack, history, presentation, services
+from assistant import context_pack, history, package_links, refusal_guidance, services
 from assistant.modes import Mode
 from assistant.policy import MESSAGES, Pattern
 
@@ -135,8 +135,8 @@ def test_telemetry_sits_behind_run_details(logged_in_client) -> None:
 @pytest.mark.django_db
 def test_example_questions_come_from_the_package_and_are_answered(logged_in_client) -> None:
     pack = context_pack.get_context_pack()
-    examples = presentation.example_questions(pack)
-    assert len(examples) == presentation.EXAMPLE_COUNT
+    examples = package_links.example_questions(pack)
+    assert len(examples) == package_links.EXAMPLE_COUNT
     glossary = {row.heading.lower() for row in pack.rows if row.topic == "glossary"}
     for question in examples:
         term = re.search(r"“(.+)”", question).group(1).lower()
@@ -279,7 +279,7 @@ def test_registry_reviewer_still_sees_the_page(logged_in_client, reviewer) -> No
     "pattern", [Pattern.UNSUPPORTED_APPROVAL_REQUEST, Pattern.PRIVATE_INTERNAL_DATA_REQUEST]
 )
 def test_the_suggested_rephrasing_is_itself_answered(pattern) -> None:
-    step = presentation.next_step(pattern, context_pack.get_context_pack())
+    step = refusal_guidance.next_step(pattern, context_pack.get_context_pack())
     suggestion = re.search(r"“(.+?)”", step.text).group(1)
     run = services.answer(question=suggestion, mode=Mode.PACKAGE_ONLY, session_sources=[])
     assert run.state == "answered", suggestion

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from django.test import override_settings
 
-from bench import gateway
+from bench import gateway, loopback_gateway
 from bench.__main__ import METHOD_HEADING, _plan
 from bench.http_api import QUESTIONS
 from bench.report import Report, replace_section, table_markdown, text_table
@@ -95,7 +95,7 @@ def test_a_level_with_no_answer_still_renders() -> None:
 
 @pytest.fixture
 def instant_gateway():
-    with gateway.slow_gateway(0.0) as server:
+    with loopback_gateway.slow_gateway(0.0) as server:
         yield server
 
 
@@ -105,7 +105,7 @@ def test_the_app_accepts_the_gateways_answer_to_every_bench_question(
     with override_settings(
         AICD_PROVIDER="openai_compatible",
         AICD_PROVIDER_BASE_URL=instant_gateway.url,
-        AICD_PROVIDER_MODEL=gateway.MODEL,
+        AICD_PROVIDER_MODEL=loopback_gateway.MODEL,
     ):
         for question in QUESTIONS:
             response = api_client.post(
@@ -129,7 +129,7 @@ def test_the_gateway_answers_a_well_formed_request_citing_what_it_was_sent(insta
         ">>>END GROUP package citation\n"
     )
     request = {
-        "model": gateway.MODEL,
+        "model": loopback_gateway.MODEL,
         "messages": [{"role": "system", "content": "x"}, {"role": "user", "content": user}],
     }
     response = httpx.post(instant_gateway.url + "/chat/completions", json=request, timeout=5)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant import criteria_review
+from assistant import upload_sentences
 from tests.uploads.builders import text_pdf
 from tests.uploads.helpers import sources_from
 from uploads.page_sentences import page_joins
@@ -59,7 +59,7 @@ def test_the_review_reads_the_cut_sentence_once_whole_and_the_stored_text_is_unc
     assert source.text.count("\f") == 1
     assert [s.anchor.page for s in source.segments] == [1, 2]
     read = [
-        (s.text, s.anchor, s.position, s.continued) for s in criteria_review.sentences((source,))
+        (s.text, s.anchor, s.position, s.continued) for s in upload_sentences.sentences((source,))
     ]
     assert read == [
         (

@@ -19,7 +19,7 @@ from statistics import median
 
 import pytest
 
-from assistant import criteria_review, lanes, services
+from assistant import lanes, services, upload_sentences
 from assistant.modes import RunState
 from assistant.sentences import split_sentences
 from tests.uploads.test_review_flow import REVIEW_QUESTION
@@ -179,7 +179,7 @@ def test_every_sentence_the_review_reads_is_verbatim(entry: dict) -> None:
     verbatim part of it once line breaks are read as spaces, nothing added."""
     source = _accepted()[_id(entry)]
     flat = " ".join(source.text.split())
-    read = criteria_review.sentences((source,))
+    read = upload_sentences.sentences((source,))
     for sentence in read:
         assert " ".join(sentence.text.split()) in flat, sentence.text
         # No sentence stops where a page ends mid-sentence and the next page goes on with it
@@ -204,7 +204,7 @@ def test_sentences_cut_by_page_breaks_in_the_corpus_are_read_whole() -> None:
         s
         for entry in _accepted_entries()
         if _id(entry).endswith(".pdf")
-        for s in criteria_review.sentences((_accepted()[_id(entry)],))
+        for s in upload_sentences.sentences((_accepted()[_id(entry)],))
         if s.continued is not None
     ]
     assert len(joined) >= PAGE_JOINED_FLOOR

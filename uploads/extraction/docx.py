@@ -10,6 +10,7 @@ is cut after its last whole section that fits.
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.deadline import Deadline
@@ -72,64 +73,83 @@ def extract_docx(data: bytes, *, budget: CharBudget, limits: Limits = LIMITS) ->
         ) from None
 
 
-def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:  # noqa: C901 - one pass in body order
+@dataclass
+class _BodyLines:
+    """The body's lines as they are read in order: where sections start and how many fit the budget."""
+
+    budget: CharBudget
+    limits: Limits
+    lines: list[str] = field(default_factory=list)
+    headings: list[int] = field(default_factory=list)  # the line each heading starts
+    opening: bool = False  # text before the first heading, an untitled first section
+    fit: int = 0  # how many leading lines fit in what the session has left
+    boxes: int = 0  # text-box paragraphs read
+
+    def add(self, line: str) -> None:
+        if self.budget.take(len(line) + (1 if self.lines else 0)):
+            self.fit += 1
+        self.lines.append(line)
+
+    def add_body(self, line: str) -> None:
+        """A line that is not a heading: before any heading, it opens an untitled section."""
+        self.opening = self.opening or not self.headings
+        self.add(line)
+
+    def add_paragraph(self, block: Any) -> None:
+        """A paragraph (heading, list item or text), then the text boxes anchored in it."""
+        text = clean_inline(block.text)
+        if text:
+            if is_heading(block, text):
+                self.headings.append(len(self.lines))
+                _check_sections(len(self.headings) + int(self.opening), self.limits)
+                self.add(text)
+            else:
+                self.add_body(("- " + text) if is_list_item(block) else text)
+        for box_text in text_box_paragraphs(block._p):
+            self.boxes += 1
+            self.add_body(box_text)
+
+
+def _walk(document: Any, budget: CharBudget, limits: Limits) -> ExtractedText:
+    """One pass over the body in order: paragraphs, their text boxes and table rows."""
     from docx.table import Table
     from docx.text.paragraph import Paragraph
 
     deadline = Deadline(limits.extraction_seconds)
-    lines: list[str] = []
-    headings: list[int] = []
-    partial = False
-    opening = False
-    fit = 0  # how many leading lines fit in what the session has left
-
-    def add(line: str) -> None:
-        nonlocal fit
-        if budget.take(len(line) + (1 if lines else 0)):
-            fit += 1
-        lines.append(line)
-
-    boxes = 0
+    read = _BodyLines(budget, limits)
     for block in document.iter_inner_content():
         check_deadline(deadline, "Word document")
         if isinstance(block, Paragraph):
-            text = clean_inline(block.text)
-            if text:
-                if is_heading(block, text):
-                    headings.append(len(lines))
-                    _check_sections(len(headings) + int(opening), limits)
-                    line = text
-                else:
-                    opening = opening or not headings
-                    line = ("- " + text) if is_list_item(block) else text
-                add(line)
-            for box_text in text_box_paragraphs(block._p):
-                boxes += 1
-                opening = opening or not headings
-                add(box_text)
+            read.add_paragraph(block)
         elif isinstance(block, Table):
             for row in table_rows(block):
-                opening = opening or not headings
-                add(row)
-    _check_sections(len(headings) + int(opening), limits)
-    if not lines:
+                read.add_body(row)
+    _check_sections(len(read.headings) + int(read.opening), limits)
+    if not read.lines:
         raise refuse(Reason.EMPTY, "The Word document contains no text to extract.")
+    return _extracted(document, read)
+
+
+def _extracted(document: Any, read: _BodyLines) -> ExtractedText:
+    """The record: the lines that fit (cut at a section), partial when some text was not read."""
     body = document.element.body
-    if body.xpath(_PARTIAL_XPATH) or len(body.xpath(".//w:txbxContent")) > boxes_seen(body, boxes):
-        partial = True
-    kept, kept_text = len(lines), ""
-    if fit < len(lines):
-        kept, kept_text = _cut(fit, len(lines), headings, opening)
+    partial = bool(
+        body.xpath(_PARTIAL_XPATH)
+        or len(body.xpath(".//w:txbxContent")) > boxes_seen(body, read.boxes)
+    )
+    kept, kept_text = len(read.lines), ""
+    if read.fit < len(read.lines):
+        kept, kept_text = _cut(read.fit, len(read.lines), read.headings, read.opening)
     if kept == 0:
-        raise budget.nothing_fits()
+        raise read.budget.nothing_fits()
     return ExtractedText(
         file_type="docx",
         method=METHOD,
-        text="\n".join(lines[:kept]),
+        text="\n".join(read.lines[:kept]),
         anchors_available=("section", "paragraph"),
         confidence=CONFIDENCE_PARTIAL if partial else CONFIDENCE_HIGH,
         kept=kept_text,
-        meta={"headings": [h for h in headings if h < kept]},
+        meta={"headings": [h for h in read.headings if h < kept]},
     )
 
 

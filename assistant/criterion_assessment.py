@@ -1,0 +1,161 @@
+"""One declared criterion assessed on every uploaded sentence: present, partial, missing or contradicted.
+
+- **contradicted** (a blocker): a sentence shows something a package prohibition forbids; both
+  the uploaded sentence and the package rule are quoted;
+- **present**: a sentence holds one of the criterion's key terms and its required element (a
+  named person, a number, an amount, a date, a confirmation), with no hedge ("to be confirmed");
+- **partial**: the best sentence holds a key term but lacks the element, or hedges;
+- **missing**: no sentence of the whole upload holds any key term.
+
+Matching is on stemmed phrases, never on single shared words of the question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from assistant.criteria import Criterion, Prohibition, ReviewCriteria
+from assistant.upload_sentences import Sentence, sentences
+from core.text import stems
+from uploads.types import SessionSource
+
+PRESENT, PARTIAL, MISSING, CONTRADICTED = "present", "partial", "missing", "contradicted"
+NOT_COVERED = "not_covered"
+NEGATION_WINDOW = 6
+_NEGATIONS = frozenset(
+    {"no", "not", "never", "without", "none", "nobody", "neither", "nor", "t", "cannot", "skip"}
+)
+# Words that deny what follows; a signal without a "not" part never fires on a denied phrase.
+_DENIALS = _NEGATIONS | {"exclud", "drop", "drops", "strip", "remov"}
+_HEDGE = re.compile(
+    r"\b(?:to be (?:confirmed|agreed|decided|named|defined)|tbc|tbd|will be (?:confirmed|agreed|named|"
+    r"decided|defined)|(?:has|have) been asked|been requested|(?:is|are|was|were) requested|proposed|"
+    r"will confirm|not yet|pending|we will ask|once the working group|not been)\b",
+    re.I,
+)
+_ELEMENT = {
+    "number": re.compile(
+        r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty|fifty|hundred)\b",
+        re.I,
+    ),
+    "amount": re.compile(
+        r"[£$€]\s?\d|\b(?:USD|EUR|GBP|CHF|NOK|SEK|DKK)\s?\d|\d[\d,.]*\s?(?:USD|EUR|GBP|dollars|euros|pounds)\b",
+        re.I,
+    ),
+    "date": re.compile(
+        r"\b\d{1,2}\s(?:January|February|March|April|May|June|July|August|September|October|November|December)\b"
+        r"|\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\s\d{4}\b"
+        r"|\b\d{4}-\d{2}-\d{2}\b|\bweek of\b"
+    ),
+    "person": re.compile(r"\b(?:Dr |Mr |Ms |Mrs )?[A-Z][a-z]+ (?:[A-Z]\.? )?[A-Z][a-z'’-]+\b"),
+    "confirmation": re.compile(
+        r"\b(?:confirmed|accepted|agreed|signed|approved|acknowledged|reviewed|in writing|sign-off|signed off)\b",
+        re.I,
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Check:
+    """One criterion's status, with the sentence (and package rule) it rests on."""
+
+    criterion: Criterion
+    status: str
+    evidence: Sentence | None = None
+    prohibition: Prohibition | None = None
+    evidence_id: str = ""
+    #: The U id of the excerpt that completes a sentence cut by a page break, when one was sent.
+    continued_id: str = ""
+    pid: str = ""
+    rule_pid: str = ""
+
+
+def _positions(seq: tuple[str, ...], phrase: tuple[str, ...]) -> list[int]:
+    n = len(phrase)
+    return [i for i in range(len(seq) - n + 1) if seq[i : i + n] == phrase] if n else []
+
+
+def _negated(seq: tuple[str, ...], at: int) -> bool:
+    return any(w in _NEGATIONS for w in seq[max(0, at - NEGATION_WINDOW) : at])
+
+
+def _phrase(text: str) -> tuple[str, ...]:
+    return tuple(stems(text))
+
+
+def _part_matches(seq: tuple[str, ...], alternatives: tuple[str, ...]) -> bool:
+    for alternative in alternatives:
+        negative = alternative.startswith("not ")
+        phrase = _phrase(alternative[4:] if negative else alternative)
+        for at in _positions(seq, phrase):
+            if _negated(seq, at) == negative:
+                return True
+    return False
+
+
+def signal_matches(sentence: Sentence, prohibition: Prohibition) -> bool:
+    for signal in prohibition.signals:
+        negative = any(a.startswith("not ") for part in signal for a in part)
+        if not negative and _DENIALS & set(sentence.stems):
+            continue
+        if all(_part_matches(sentence.stems, part) for part in signal):
+            return True
+    return False
+
+
+def _term_score(sentence: Sentence, criterion: Criterion) -> int:
+    score = 0
+    for term in criterion.terms:
+        phrase = _phrase(term)
+        if _positions(sentence.stems, phrase):
+            score += 2 if len(phrase) > 1 else 1
+    if criterion.requires == "amount" and _ELEMENT["amount"].search(sentence.text):
+        score += 1  # a sum of money is itself evidence of a cost figure
+    return score
+
+
+def assess(
+    review: ReviewCriteria,
+    kind: str,
+    sources: Sequence[SessionSource],
+    also: Sequence[Criterion] = (),
+) -> list[Check]:
+    """Each criterion for ``kind`` (and ``also``), assessed on every sentence of every source."""
+    found = sentences(sources)
+    checks = []
+    for criterion in dict.fromkeys((*review.for_kind(kind), *also)):
+        contradiction = next(
+            (
+                (s, p)
+                for p in review.prohibitions_for(criterion.name)
+                for s in found
+                if signal_matches(s, p)
+            ),
+            None,
+        )
+        if contradiction is not None:
+            checks.append(Check(criterion, CONTRADICTED, contradiction[0], contradiction[1]))
+            continue
+        best: tuple[int, int, Sentence] | None = None
+        for order, s in enumerate(found):
+            terms = _term_score(s, criterion)
+            if not terms:
+                continue
+            has_element = not criterion.requires or bool(
+                _ELEMENT[criterion.requires].search(s.text)
+            )
+            hedged = bool(_HEDGE.search(s.text))
+            score = terms + (3 if has_element else 0) - (3 if hedged else 0)
+            if best is None or score > best[0]:
+                best = (score, -order, s)
+        if best is None:
+            checks.append(Check(criterion, MISSING))
+            continue
+        s = best[2]
+        complete = (
+            not criterion.requires or _ELEMENT[criterion.requires].search(s.text)
+        ) and not _HEDGE.search(s.text)
+        checks.append(Check(criterion, PRESENT if complete else PARTIAL, s))
+    return checks
