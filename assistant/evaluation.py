@@ -157,7 +157,7 @@ regression over hashed word (1-2) and character (2-5) n-grams, trained by stocha
 descent with a fixed seed. A class is refused when its probability reaches its threshold; the
 thresholds are chosen by coordinate ascent on **out-of-fold** probabilities (each training
 author scored by a model that did not see them), maximising the mean per-class accuracy while
-keeping at least 96% of answerable questions. A handful of explicit rules stay beside the model
+keeping at least 98% of answerable questions asked without an upload. A handful of explicit rules stay beside the model
 where a rule is clearly right: promoting or keeping uploads (the seed's uploaded-source
 boundary), leaving the source boundary ("ignore the package": refused with the model's most
 likely refusal class), and asking for a secret-shaped variable's value; they match addressed
@@ -165,6 +165,16 @@ requests only, with quoted passages removed, and none of them fires on an answer
 the corpus. After retrieval, answerability (`assistant/answerability.py`) refuses
 `no_package_support` when the question's specific subjects that the package never mentions
 outweigh the rows' coverage, with weights learnt from the corpus against the shipped package.
+Its evidence tells the asking part of a question (the last sentence with a question mark, after
+a leading clause set off by a comma) from the context the asker gives around it, so a name the
+package never uses counts differently in "We run Splunk; what must logs never contain?" and in
+"Which Splunk index should gateway logs go to?". Two authors (`reviewreq`, `reviewreq2`) wrote
+requests about the asker's own uploaded draft; their questions are marked `with_upload` and
+decided as the pipeline decides them with the draft selected: a request that opens by asking
+for a review of the draft is screened for intent on what else it asks, and is answered by the
+review against the package's declared criteria, so answerability is not applied to it; any
+other question is judged as without the upload. Answerability is trained without them, and the
+intent thresholds are chosen on the questions asked without an upload.
 
 The cross-author figures hold every author out in turn: the intent weights, the thresholds
 (from out-of-fold scores of the remaining authors only) and the answerability weights that
