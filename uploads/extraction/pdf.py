@@ -21,7 +21,7 @@ import io
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import Any
 
 from core.deadline import Deadline
 from core.sizes import MiB, human_bytes
@@ -29,11 +29,12 @@ from uploads.extraction.common import (
     CharBudget,
     Readability,
     check_deadline,
-    clean_inline,
     kept_range,
     readability,
     strip_invisible,
 )
+from uploads.extraction.pdf_forms import form_fields
+from uploads.extraction.pdf_lines import Runs
 from uploads.extraction.reflow import reflow
 from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, SourceRefused, refuse
@@ -193,140 +194,14 @@ def _extract(
 
 def _page_text(page: Any) -> tuple[str, int]:
     """One page's re-flowed text, then its filled form fields; and its signed signature fields."""
-    runs = _Runs()
+    runs = Runs()
     text = reflow(_normalise(runs.with_line_breaks(page.extract_text(visitor_text=runs.add) or "")))
     if len(text.strip()) < IMAGE_PAGE_CHARS and _has_image(page):
         text = ""  # a scanned page with a token of text (a page number, a stamp) is an image
-    fields, signed = _form_fields(page)
+    fields, signed = form_fields(page)
     if fields:
         text = "\n".join([text, *fields]) if text else "\n".join(fields)
     return text, signed
-
-
-class _Run(NamedTuple):
-    text: str
-    x: float
-    y: float
-    #: The font's height on the page, or 0 when the text is not upright (rotated, mirrored).
-    height: float
-
-
-class _Runs:
-    """The runs of text pypdf reports while it extracts a page, each with where it starts.
-
-    pypdf breaks a line when the text moves down by more than 0.8 of the font's height. Lines set
-    closer than that (24-point text 19.2 points apart, as FPDF2 sets them) come out run together:
-    "Line 1Line 2". A run that starts left of the run before it and at least half a font height
-    below it starts a new line; ``with_line_breaks`` puts the break back.
-    """
-
-    def __init__(self) -> None:
-        self.runs: list[_Run] = []
-
-    def add(self, text: str, cm: list[float], tm: list[float], font: Any, size: Any) -> None:
-        """pypdf's ``visitor_text`` callback: a run of text and the matrices where it starts."""
-        if not text:
-            return
-        try:
-            # The text matrix times the current transformation matrix (PDF 1.7, 9.4.2).
-            b = tm[0] * cm[1] + tm[1] * cm[3]
-            c = tm[2] * cm[0] + tm[3] * cm[2]
-            d = tm[2] * cm[1] + tm[3] * cm[3]
-            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
-            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
-            upright = abs(b) < 1e-6 and abs(c) < 1e-6 and d > 0
-            height = float(size) * d if upright else 0.0
-        except (IndexError, TypeError, ValueError):
-            x = y = height = 0.0
-        self.runs.append(_Run(text, x, y, height))
-
-    def with_line_breaks(self, text: str) -> str:
-        """``text`` (what pypdf returned) with the line breaks pypdf dropped put back.
-
-        When the runs do not add up to ``text`` it is returned as it is.
-        """
-        runs = self.runs
-        if len(runs) < 2 or "".join(run.text for run in runs) != text:
-            return text
-        parts = [runs[0].text]
-        last = runs[0]  # the last run with visible text
-        for run in runs[1:]:
-            if not run.text.strip():
-                parts.append(run.text)
-                continue
-            if (
-                last.height > 0
-                and run.height > 0
-                and run.x < last.x
-                and run.y < last.y - 0.5 * last.height
-                and not parts[-1].endswith("\n")
-                and not run.text.startswith("\n")
-            ):
-                parts.append("\n")
-            parts.append(run.text)
-            last = run
-        return "".join(parts)
-
-
-def _field_text(value: Any) -> str:
-    """A field value as text: a byte string is decoded as pypdf decodes PDF strings, else nothing."""
-    if isinstance(value, bytes):
-        from pypdf.generic import create_string_object
-
-        decoded = create_string_object(bytes(value))
-        return "" if isinstance(decoded, bytes) else str(decoded)
-    return str(value)
-
-
-def _inherited(field: Any, key: str) -> Any:
-    """A form field's entry, looked up through its /Parent chain as the PDF format inherits it."""
-    for _ in range(32):
-        if field is None:
-            return None
-        value = field.get(key)
-        if value is not None:
-            return value.get_object() if hasattr(value, "get_object") else value
-        parent = field.get("/Parent")
-        field = parent.get_object() if parent is not None else None
-    return None
-
-
-def _form_fields(page: Any) -> tuple[list[str], int]:
-    """The page's filled text and choice fields as ``label: value`` lines, and its signed signatures.
-
-    The label is the field's user-facing name (``/TU``) or else its name (``/T``). A field shown by
-    several widgets on the page is read once; check boxes and radio buttons (whose values are
-    export names, not text) are left out.
-    """
-    try:
-        annots = page.get("/Annots")
-        annots = annots.get_object() if annots is not None else None
-        if not annots:
-            return [], 0
-        lines: list[str] = []
-        seen: set[str] = set()
-        signed = 0
-        for ref in annots:
-            widget = ref.get_object()
-            if widget.get("/Subtype") != "/Widget":
-                continue
-            kind = _inherited(widget, "/FT")
-            value = _inherited(widget, "/V")
-            if kind == "/Sig":
-                signed += value is not None
-                continue
-            if kind not in ("/Tx", "/Ch") or value is None:
-                continue
-            values = value if isinstance(value, list) else [value]
-            shown = clean_inline(strip_invisible(", ".join(_field_text(v) for v in values)))
-            label = clean_inline(str(_inherited(widget, "/TU") or _inherited(widget, "/T") or ""))
-            line = f"{label}: {shown}" if label else shown
-            if shown and line not in seen:
-                seen.add(line)
-                lines.append(line)
-        return lines, signed
-    except (AttributeError, KeyError, TypeError, ValueError):
-        return [], 0
 
 
 def _has_image(page: Any) -> bool:
