@@ -201,7 +201,10 @@ def render_markdown(report: Report, *, previous: dict[str, float] | None = None)
     header = "| author | " + " | ".join(CATEGORIES) + " |"
     lines += [header, "|---|" + "---|" * len(CATEGORIES)]
     for author in report.authors:
-        cells = [f"{report.rate(c, author):.1%}" for c in CATEGORIES]
+        # An author who wrote no question of a class has no figure for it (not 0%).
+        cells = [
+            f"{report.rate(c, author):.1%}" if report._items(c, author) else "—" for c in CATEGORIES
+        ]
         lines.append(f"| {author} | " + " | ".join(cells) + " |")
     lines += ["", "### Confusion matrix (rows: labelled class; columns: outcome)", ""]
     lines.append("| labelled \\ outcome | " + " | ".join(OUTCOMES) + " |")
