@@ -145,14 +145,17 @@ def criterion_for(
     own = _keys(aspect.text)
     # A synonym explains a word only by words the aspect does not already hold.
     synonyms = expansion.expansions_by_word(stems(aspect.text)) if expansion else {}
-    vocabularies = [{s for p in _phrases(c) for s in p} for c in criteria]
+    phrases_of = [_phrases(c) for c in criteria]
+    vocabularies = [{s for p in phrases for s in p} for phrases in phrases_of]
     spread: dict[str, int] = {}
     for vocabulary in vocabularies:
         for word in vocabulary:
             spread[word] = spread.get(word, 0) + 1
     best: tuple[float, int, Criterion] | None = None
-    for order, (criterion, vocabulary) in enumerate(zip(criteria, vocabularies, strict=True)):
-        hits = [p for p in _phrases(criterion) if _contains(own, p)]
+    for order, (criterion, phrases, vocabulary) in enumerate(
+        zip(criteria, phrases_of, vocabularies, strict=True)
+    ):
+        hits = [p for p in phrases if _contains(own, p)]
         explained = [
             k in vocabulary or bool((synonyms.get(s, set()) - set(own)) & vocabulary)
             for k, s in zip(aspect.keys, aspect.stems, strict=False)

@@ -34,6 +34,9 @@ class SectionSpace:
     vectorizer: Any
     svd: Any
     row_vectors: dict[str, Any]
+    #: The row ids in fit order and their vectors stacked, for ``nearest``'s one product.
+    row_ids: tuple[str, ...] = ()
+    matrix: Any = None
 
     @property
     def idf(self) -> Any:
@@ -55,7 +58,14 @@ class SectionSpace:
         dimensions = max(1, min(DIMENSIONS, matrix.shape[0] - 1, matrix.shape[1] - 1))
         svd = TruncatedSVD(dimensions, random_state=SEED).fit(matrix)
         vectors = normalize(svd.transform(matrix))
-        return cls(vectorizer, svd, {row.row_id: v for row, v in zip(rows, vectors, strict=False)})
+        ids = tuple(row.row_id for row in rows)[: len(vectors)]
+        return cls(
+            vectorizer,
+            svd,
+            dict(zip(ids, vectors, strict=True)),
+            row_ids=ids,
+            matrix=vectors[: len(ids)],
+        )
 
     def question_vector(self, question: str) -> Any:
         """The question's unit vector in the space (TF-IDF as the sections', projected)."""
@@ -79,11 +89,10 @@ class SectionSpace:
         """The row ids of the ``n`` sections closest to the question, closest first."""
         import numpy as np
 
-        if not self.row_vectors or not np.any(question_vector):
+        if not self.row_ids or not np.any(question_vector):
             return []
-        ids = list(self.row_vectors)
-        scores = np.array([self.row_vectors[i] @ question_vector for i in ids])
-        return [ids[i] for i in np.argsort(-scores, kind="stable")[:n]]
+        scores = self.matrix @ question_vector
+        return [self.row_ids[i] for i in np.argsort(-scores, kind="stable")[:n]]
 
     def similarity(self, question_vector: Any, row: PackageRow) -> float:
         vector = self.row_vectors.get(row.row_id)

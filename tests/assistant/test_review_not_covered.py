@@ -208,6 +208,7 @@ def test_review_requests_in_the_corpus_are_marked_and_kept_out_of_answerability(
     assert opening
     decided = evaluation.decide_all(opening, {}, *_models())
     assert all(d.outcome in evaluation.OUTCOMES for d in decided)
+    assert not any(d.outcome == evaluation.NO_SUPPORT for d in decided)
 
 
 def _models():  # type: ignore[no-untyped-def]
