@@ -2,7 +2,7 @@
 
 The package declares its criteria and prohibitions (``assistant/criteria.py``). A review picks
 the criteria for the draft's kind (asked in the question, else read from the upload's title and
-opening), reads every sentence of every uploaded source (headings, table rows and fragments are
+opening: ``assistant/draft_kinds.py``), reads every sentence of every uploaded source (headings, table rows and fragments are
 never evidence) and gives each criterion one status:
 
 - **present**, **partial**, **missing** or **contradicted**, each criterion assessed on every
@@ -18,47 +18,16 @@ The findings, tied to their citations and rendered, are ``assistant/review_findi
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assistant import review_aspects
 from assistant.criteria import Criterion, ReviewCriteria
 from assistant.criterion_assessment import NOT_COVERED, Check, assess
+from assistant.draft_kinds import draft_kind
 from assistant.expansion import Expansion
 from core.text import stems
 from uploads.types import SessionSource
-
-_KIND_RULES = (
-    (
-        "architecture_proposal",
-        re.compile(r"\barchitecture\b|\bsolution design\b|\bdesign proposal\b", re.I),
-    ),
-    (
-        "poc_proposal",
-        re.compile(
-            r"\bproof[- ]of[- ]concept proposal\b|\bpoc proposal\b|\bproposal for a proof of concept\b",
-            re.I,
-        ),
-    ),
-    ("prd", re.compile(r"\bprd\b|\bproduct requirements?\b|\brequirements document\b", re.I)),
-)
-OPENING_CHARS = 600
-
-
-def draft_kind(question: str, sources: Sequence[SessionSource]) -> str:
-    """The draft kind the question names, else the one the uploads' titles and openings name."""
-    for kind, pattern in _KIND_RULES:
-        if pattern.search(question):
-            return kind
-    for text in (
-        " ".join(s.record.display_title for s in sources),
-        " ".join(s.text[:OPENING_CHARS] for s in sources),
-    ):
-        for kind, pattern in _KIND_RULES:
-            if pattern.search(text):
-                return kind
-    return "poc_proposal"
 
 
 @dataclass(frozen=True)

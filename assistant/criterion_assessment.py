@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from assistant import criterion_evidence
 from assistant.criteria import Criterion, Prohibition, ReviewCriteria
 from assistant.upload_sentences import Sentence, sentences
 from core.text import stems
@@ -116,6 +117,59 @@ def _term_score(sentence: Sentence, criterion: Criterion) -> int:
     return score
 
 
+def _has_element(sentence: Sentence, criterion: Criterion) -> bool:
+    return not criterion.requires or bool(_ELEMENT[criterion.requires].search(sentence.text))
+
+
+def _complete(sentence: Sentence, criterion: Criterion) -> bool:
+    return _has_element(sentence, criterion) and not _HEDGE.search(sentence.text)
+
+
+def pair_features(sentence: Sentence, criterion: Criterion) -> dict[str, float]:
+    """The evidence model's features for one (sentence, criterion) pair."""
+    return criterion_evidence.features(
+        sentence, criterion, _has_element(sentence, criterion), bool(_HEDGE.search(sentence.text))
+    )
+
+
+def _by_terms(criterion: Criterion, found: Sequence[Sentence]) -> Sentence | None:
+    best: tuple[int, int, Sentence] | None = None
+    for order, s in enumerate(found):
+        terms = _term_score(s, criterion)
+        if not terms:
+            continue
+        score = (
+            terms + (3 if _has_element(s, criterion) else 0) - (3 if _HEDGE.search(s.text) else 0)
+        )
+        if best is None or score > best[0]:
+            best = (score, -order, s)
+    return best[2] if best else None
+
+
+def _evidence(
+    criterion: Criterion,
+    found: Sequence[Sentence],
+    model: criterion_evidence.EvidenceModel | None,
+) -> Sentence | None:
+    """The sentence a criterion's status rests on, or None when the draft holds no evidence.
+
+    With the learnt evidence model, the candidates are the sentences it scores at or above its
+    threshold and those the draft files under the criterion by heading or label, and a complete one (element present, no hedge) is preferred over a likelier
+    incomplete one; without a model, the sentence holding the most declared terms.
+    """
+    if model is None:
+        return _by_terms(criterion, found)
+    best: tuple[bool, float, int, Sentence] | None = None
+    for order, s in enumerate(found):
+        p = model.probability(pair_features(s, criterion))
+        if p < model.threshold and not criterion_evidence.labelled_for(s, criterion):
+            continue
+        key = (_complete(s, criterion), p, -order, s)
+        if best is None or key[:3] > best[:3]:
+            best = key
+    return best[3] if best else None
+
+
 def assess(
     review: ReviewCriteria,
     kind: str,
@@ -123,9 +177,19 @@ def assess(
     also: Sequence[Criterion] = (),
 ) -> list[Check]:
     """Each criterion for ``kind`` (and ``also``), assessed on every sentence of every source."""
-    found = sentences(sources)
+    criteria = tuple(dict.fromkeys((*review.for_kind(kind), *also)))
+    return assess_sentences(review, criteria, sentences(sources), criterion_evidence.model())
+
+
+def assess_sentences(
+    review: ReviewCriteria,
+    criteria: Sequence[Criterion],
+    found: Sequence[Sentence],
+    model: criterion_evidence.EvidenceModel | None,
+) -> list[Check]:
+    """Each of ``criteria`` assessed on ``found``, the evidence read by ``model`` (None: terms)."""
     checks = []
-    for criterion in dict.fromkeys((*review.for_kind(kind), *also)):
+    for criterion in criteria:
         contradiction = next(
             (
                 (s, p)
@@ -138,24 +202,11 @@ def assess(
         if contradiction is not None:
             checks.append(Check(criterion, CONTRADICTED, contradiction[0], contradiction[1]))
             continue
-        best: tuple[int, int, Sentence] | None = None
-        for order, s in enumerate(found):
-            terms = _term_score(s, criterion)
-            if not terms:
-                continue
-            has_element = not criterion.requires or bool(
-                _ELEMENT[criterion.requires].search(s.text)
-            )
-            hedged = bool(_HEDGE.search(s.text))
-            score = terms + (3 if has_element else 0) - (3 if hedged else 0)
-            if best is None or score > best[0]:
-                best = (score, -order, s)
-        if best is None:
+        evidence = _evidence(criterion, found, model)
+        if evidence is None:
             checks.append(Check(criterion, MISSING))
             continue
-        s = best[2]
-        complete = (
-            not criterion.requires or _ELEMENT[criterion.requires].search(s.text)
-        ) and not _HEDGE.search(s.text)
-        checks.append(Check(criterion, PRESENT if complete else PARTIAL, s))
+        checks.append(
+            Check(criterion, PRESENT if _complete(evidence, criterion) else PARTIAL, evidence)
+        )
     return checks

@@ -1,4 +1,4 @@
-"""Every sentence of an upload a review reads: headings, table rows and short fragments left out."""
+"""Every sentence of an upload a review reads: headings and short fragments left out, table cells read one by one."""
 
 from __future__ import annotations
 
@@ -18,6 +18,12 @@ _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _FIELD_LINE = re.compile(r"^(?:\*\*[^*]{1,40}:\*\*|[A-Z][A-Za-z ]{1,30}:\s+(?:\S+\s+){0,2}\S*$)")
 
 
+def _cells(row: str) -> list[str]:
+    """A table row's cells that read as statements (a row as a whole is never one sentence)."""
+    cells = (c.strip() for c in re.split(r"\t| ?\| ?", row.strip().strip("|")))
+    return [c for c in cells if len(c.split()) >= MIN_WORDS]
+
+
 @dataclass(frozen=True)
 class Sentence:
     """One uploaded sentence: verbatim text, where it is, and its stems."""
@@ -29,42 +35,59 @@ class Sentence:
     stems: tuple[str, ...]
     #: The segment a sentence cut by a PDF page break goes on into (``uploads/page_sentences.py``).
     continued: int | None = None
+    #: The heading of the draft section the sentence sits under ("" before the first heading).
+    heading: str = ""
+
+
+def _groups(
+    lines: Sequence[str], headings: set[str], heading: str
+) -> tuple[list[tuple[str, str]], str]:
+    """A segment's lines as (heading, text) groups: a paragraph, a list item or a table cell.
+
+    Returns the groups and the heading in force at the segment's end.
+    """
+    groups: list[tuple[str, str]] = []
+    current: list[str] = []
+
+    def close() -> None:
+        if current:
+            groups.append((heading, " ".join(current)))
+            current.clear()
+
+    for line in lines:
+        stripped = line.strip()
+        if _MD_HEADING.match(line) or (stripped and stripped in headings):
+            close()
+            heading = stripped.lstrip("#").strip()
+            continue
+        is_row = stripped.startswith("|") or "\t" in line or " | " in line
+        if not stripped or is_row or _FIELD_LINE.match(stripped):
+            close()
+            if is_row:
+                groups += [(heading, cell) for cell in _cells(stripped)]
+            continue
+        is_item = bool(_ITEM.match(line))
+        if is_item:
+            close()
+        current.append(_ITEM.sub("", stripped) if is_item else stripped)
+    close()
+    return groups, heading
 
 
 def sentences(sources: Sequence[SessionSource]) -> list[Sentence]:
-    """Every sentence of every source, headings, table rows and short fragments left out."""
+    """Every sentence of every source: headings and short fragments left out, a table row read
+    cell by cell."""
     out: list[Sentence] = []
     for source_index, source in enumerate(sources):
+        if source.record.file_type in ("csv", "tsv", "json"):
+            continue
         headings = set(source.meta.get("headings", ()))
         joins = page_sentences.page_joins(source.record.file_type, source.text, source.segments)
+        heading = ""
         for position, segment in enumerate(source.segments):
-            if source.record.file_type in ("csv", "tsv", "json"):
-                continue
-            groups: list[str] = []
-            current: list[str] = []
-            for line in page_sentences.lines_as_read(segment, position, joins):
-                stripped = line.strip()
-                is_item = bool(_ITEM.match(line))
-                if (
-                    not stripped
-                    or _MD_HEADING.match(line)
-                    or stripped.startswith("|")
-                    or "\t" in line
-                    or " | " in line
-                    or stripped in headings
-                    or _FIELD_LINE.match(stripped)
-                ):
-                    if current:
-                        groups.append(" ".join(current))
-                    current = []
-                    continue
-                if is_item and current:
-                    groups.append(" ".join(current))
-                    current = []
-                current.append(_ITEM.sub("", stripped) if is_item else stripped)
-            if current:
-                groups.append(" ".join(current))
-            for group in groups:
+            lines = page_sentences.lines_as_read(segment, position, joins)
+            groups, heading = _groups(lines, headings, segment.anchor.section or heading)
+            for heading_of, group in groups:
                 for piece in _SENTENCE.split(group):
                     piece = piece.strip()
                     if len(piece.split()) < MIN_WORDS:
@@ -77,6 +100,7 @@ def sentences(sources: Sequence[SessionSource]) -> list[Sentence]:
                             segment.anchor.label,
                             tuple(stems(piece)),
                             page_sentences.continues_in(piece, position, joins),
+                            heading_of,
                         )
                     )
     return out

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from assistant import answer_check as gate
-from assistant import criteria_review, lanes, services
+from assistant import draft_kinds, lanes, services
 from assistant.context_pack import get_context_pack
 from assistant.criteria import collect
 from assistant.modes import RunState
@@ -89,7 +89,7 @@ def test_review_walks_every_criterion_and_flags_the_planted_gaps() -> None:
     assert run.state is RunState.ANSWERED, run.diagnostic
     body = {lane.label: lane.text for lane in run.lanes}
     assessment = body[lanes.ASSESSMENT]
-    assert criteria_review.draft_kind("Review this draft.", sources) == "prd"
+    assert draft_kinds.draft_kind("Review this draft.", sources) == "prd"
     assert "- pass: Problem statement [P" in assessment
     assert "- blocker: Personal data [P" in assessment
     assert "The data protection officer should confirm the processing basis" in assessment

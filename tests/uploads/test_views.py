@@ -136,7 +136,7 @@ def test_review_renders_uploaded_citations_as_their_own_group(logged_in_client) 
     assert '<span class="label anchor">page 2</span>' in group
     assert '<span class="label anchor">page 3</span>' in group  # one citation per finding
     assert "User-provided session source. Not approved package corpus." in group
-    assert 'class="cite cite-uploaded" href="#cite-U1"' in html
+    assert re.search(r'class="cite cite-uploaded" href="#cite-U\d+"', html)
     assert html.index('data-citation-class="package citation"') < html.index(
         'data-citation-class="uploaded/session citation"'
     )
