@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -139,8 +141,31 @@ class EvidenceModel:
 
 
 @lru_cache(maxsize=1)
-def model() -> EvidenceModel | None:
-    """The shipped model, or None when none is built (the assessment then reads terms alone)."""
+def _shipped() -> EvidenceModel | None:
     if not MODEL_PATH.exists():
         return None
     return EvidenceModel.from_json(MODEL_PATH.read_text(encoding="utf-8"))
+
+
+_reading_with: list[EvidenceModel] = []
+
+
+def model() -> EvidenceModel | None:
+    """The model reviews read evidence with: the shipped one, or None when none is built (the
+    assessment then reads declared terms alone)."""
+    return _reading_with[-1] if _reading_with else _shipped()
+
+
+def reload() -> None:
+    """Read the shipped model file again (after ``manage.py build_evidence_model`` wrote it)."""
+    _shipped.cache_clear()
+
+
+@contextmanager
+def reading_with(fold: EvidenceModel) -> Iterator[None]:
+    """Reviews in this block read evidence with ``fold`` (the evaluation's out-of-author reads)."""
+    _reading_with.append(fold)
+    try:
+        yield
+    finally:
+        _reading_with.pop()

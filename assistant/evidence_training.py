@@ -153,11 +153,15 @@ def out_of_author_balanced(items: Sequence[Draft], review: ReviewCriteria) -> di
     return {t: balanced(p) for t, p in pairs.items()}
 
 
+def _threshold(by_threshold: dict[float, float]) -> float:
+    return max(THRESHOLDS, key=lambda t: (by_threshold[t], -t))
+
+
 def train() -> tuple[EvidenceModel, dict[str, object]]:
     review = get_context_pack().review
     items = training_drafts()
     by_threshold = out_of_author_balanced(items, review)
-    threshold = max(THRESHOLDS, key=lambda t: (by_threshold[t], -t))
+    threshold = _threshold(by_threshold)
     model = fit(items, threshold)
     about = {
         "authors": sorted({d.author for d in items}),
@@ -165,3 +169,10 @@ def train() -> tuple[EvidenceModel, dict[str, object]]:
         "out_of_author_balanced": round(by_threshold[threshold], 4),
     }
     return EvidenceModel(model.weights, model.intercept, threshold, about), about
+
+
+def fold_for(items: Sequence[Draft], author: str, review: ReviewCriteria) -> EvidenceModel:
+    """The model ``author``'s drafts are read with in the evaluation: weights and threshold
+    learnt from the other authors only, the threshold on their own out-of-author reads."""
+    rest = [d for d in items if d.author != author]
+    return fit(rest, _threshold(out_of_author_balanced(rest, review)))

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from assistant import lanes, services
+from assistant import criterion_evidence, evidence_training, lanes, services
+from assistant.context_pack import get_context_pack
 from assistant.figures_table import figures_table
 from assistant.providers.deterministic import DeterministicProvider
 from uploads.services import load_local
@@ -77,6 +78,18 @@ def evaluate(directory: Path) -> list[DraftOutcome]:
                 verbatim=tuple(q in text for q in quotes),
             )
         )
+    return out
+
+
+def out_of_author(drafts_dir: Path) -> dict[str, list[DraftOutcome]]:
+    """Each training author's drafts through the real pipeline, read by an evidence model whose
+    weights and threshold were learnt without that author (``evidence_training.fold_for``)."""
+    items = evidence_training.training_drafts()
+    review = get_context_pack().review
+    out = {}
+    for author in sorted({d.author for d in items}):
+        with criterion_evidence.reading_with(evidence_training.fold_for(items, author, review)):
+            out[author] = evaluate(drafts_dir / author)
     return out
 
 

@@ -3,8 +3,9 @@
 The floors sit slightly below what the held-out sets measured when this landed (docs/evaluation.md);
 some are below the issue's bars, which the held-out sets do not all meet yet. The answer floors
 are on the questions of the six held-out authors pooled (counsel, pm, sre, exec, ml, newhire; the
-ranker trains on the analyst and auditor questions); the review floors on the engineer and platform-lead drafts pooled. Training
-and tuning sets carry no floor here: a figure on the data a model was fitted to proves little.
+ranker trains on other authors' questions); the review floors on the privacy and opslead drafts
+pooled (the evidence model trains on other authors' drafts). Training and tuning sets carry no
+floor here: a figure on the data a model was fitted to proves little.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ HELD_OUT_ANSWERS = (
     "answers/final2-ml.jsonl",
     "answers/final2-newhire.jsonl",
 )
-REVIEW_FLOORS = {"recall": 0.82, "contradictions_flagged": 0.60, "verbatim_rate": 0.98}
-REVIEW_CEILINGS = {"false_alarm_rate": 0.23}
-HELD_OUT_DRAFTS = ("reviews/engineer", "reviews/platform-lead")
+REVIEW_FLOORS = {"recall": 0.78, "contradictions_flagged": 0.55, "verbatim_rate": 0.98}
+REVIEW_CEILINGS = {"false_alarm_rate": 0.19}
+HELD_OUT_DRAFTS = ("reviews/privacy", "reviews/opslead")
 
 
 @pytest.fixture(scope="module")

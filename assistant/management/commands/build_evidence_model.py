@@ -38,7 +38,7 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"Evidence model OK: {path}"))
             return
         path.write_text(text, encoding="utf-8")
-        criterion_evidence.model.cache_clear()
+        criterion_evidence.reload()
         self.stdout.write(
             self.style.SUCCESS(
                 f"Evidence model trained on {about['drafts']} drafts by "

@@ -9,7 +9,14 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from assistant import answer_eval, evaluation, review_eval, verifier_cases, verifier_report
+from assistant import (
+    answer_eval,
+    evaluation,
+    evidence_training,
+    review_eval,
+    verifier_cases,
+    verifier_report,
+)
 from assistant.context_pack import get_context_pack
 from assistant.screening import evaluation as screening_evaluation
 
@@ -71,9 +78,8 @@ class Command(BaseCommand):
 
 RANKING_DATA = Path(__file__).resolve().parents[2] / "ranking_data"
 # (name, role, path relative to the eval directory or absolute). The ranker is trained on the
-# first four; the next four were measured (in aggregate only) while the answer pipeline was being
-# designed; the next two were written after that design and measured once; the last two were
-# written after this round's design and measured once.
+# first six; the next four were measured (in aggregate only) while the answer pipeline was being
+# designed; each later pair was written after the design before it and measured once.
 ANSWER_SETS = (
     ("questions-analyst.jsonl", "ranker training set", RANKING_DATA / "questions-analyst.jsonl"),
     ("questions-auditor.jsonl", "ranker training set", RANKING_DATA / "questions-auditor.jsonl"),
@@ -87,6 +93,8 @@ ANSWER_SETS = (
         "ranker training set",
         RANKING_DATA / "questions-servicedesk.jsonl",
     ),
+    ("questions-sponsor.jsonl", "ranker training set", RANKING_DATA / "questions-sponsor.jsonl"),
+    ("questions-chatops.jsonl", "ranker training set", RANKING_DATA / "questions-chatops.jsonl"),
     ("heldout-counsel.jsonl", "held-out", Path("answers/heldout-counsel.jsonl")),
     ("heldout-pm.jsonl", "held-out", Path("answers/heldout-pm.jsonl")),
     ("final-sre.jsonl", "final test", Path("answers/final-sre.jsonl")),
@@ -95,12 +103,12 @@ ANSWER_SETS = (
     ("final2-newhire.jsonl", "second final test", Path("answers/final2-newhire.jsonl")),
     ("final3-procurement.jsonl", "third final test", Path("answers/final3-procurement.jsonl")),
     ("final3-frontline.jsonl", "third final test", Path("answers/final3-frontline.jsonl")),
+    ("final4-riskmgr.jsonl", "fourth final test", Path("answers/final4-riskmgr.jsonl")),
+    ("final4-slack.jsonl", "fourth final test", Path("answers/final4-slack.jsonl")),
 )
 REVIEW_SETS = (
-    ("consultant", "tuning set"),
-    ("engineer", "held-out"),
-    ("platform-lead", "held-out"),
-    ("secarch", "held-out"),
+    ("privacy", "held-out"),
+    ("opslead", "held-out"),
 )
 
 
@@ -115,12 +123,28 @@ def _quality(eval_dir: Path) -> str:
             parts.append(answer_eval.render_markdown(name, role, outcomes))
             pooled.setdefault(role, []).extend(outcomes)
     unseen: list[answer_eval.AnswerOutcome] = []
-    for role in ("held-out", "final test", "second final test", "third final test"):
+    for role in (
+        "held-out",
+        "final test",
+        "second final test",
+        "third final test",
+        "fourth final test",
+    ):
         if pooled.get(role):
             parts.append(answer_eval.render_markdown(f"{role}, pooled", role, pooled[role]))
             unseen += pooled[role]
     if unseen:
         parts.append(answer_eval.render_markdown("every unseen author, pooled", "unseen", unseen))
+    trained = review_eval.out_of_author(evidence_training.DRAFTS_DIR)
+    for name, drafts in trained.items():
+        parts.append(review_eval.render_markdown(name, "training, read out of author", drafts))
+    parts.append(
+        review_eval.render_markdown(
+            "training authors, out of author, pooled",
+            "training, read out of author",
+            [d for drafts in trained.values() for d in drafts],
+        )
+    )
     held_out_drafts = []
     for name, role in REVIEW_SETS:
         path = eval_dir / "reviews" / name
@@ -155,23 +179,26 @@ best) and verbatim key facts. hit@1: the first package citation of the run is on
 sections; hit@any: some package citation is; key-fact recall: share of key facts found in the
 Package says lane (markers and markup stripped, case-insensitive, whitespace collapsed);
 answered: answered with a package citation. Every question counts in every figure (a refusal
-is a miss). Reviews (`tests/eval/reviews/`): each draft labels each criterion present, partial,
+is a miss). Reviews: each draft labels each criterion present, partial,
 missing or contradicted. recall: missing or contradicted criteria the review does not pass;
 false alarms: present criteria it does not pass; contradictions flagged: contradicted criteria
 reported as blocker or concern; verbatim: uploaded quotes that are exact (whitespace-collapsed)
 substrings of the extracted draft. The section ranker (`assistant/ranking.py`) is trained on the
-analyst, auditor, opsdirector and servicedesk questions (`assistant/ranking_data/`), so their
-figures are training figures; the composer's few constants were set on the first two. Six further
-authors read only the package and
-nobody working on the answer pipeline has read their questions: `heldout-counsel.jsonl` and
-`heldout-pm.jsonl` were measured, as pooled figures only, a few times while the ranker was designed
-(a check that a change carried over to new authors); `final-sre.jsonl` and `final-exec.jsonl` were
-measured when the design was frozen, and then looked at only as refusal counts. `final2-ml.jsonl`
-and `final2-newhire.jsonl` were commissioned after that and measured once. `final3-procurement.jsonl`
-and `final3-frontline.jsonl` were written while this round's changes were made, by authors who saw
-none of them, and measured once when they were done. `consultant/` was used for tuning the
-review; `engineer/`, `platform-lead/` and `secarch/` were not looked at while designing
-(`secarch/` was written during this round and measured once). The bars are the
+analyst, auditor, opsdirector, servicedesk, sponsor and chatops questions
+(`assistant/ranking_data/`), so their figures are training figures; the composer's few constants
+were set on the first two. Ten further authors read only the package and nobody working on the
+answer pipeline has read their questions: `heldout-counsel.jsonl` and `heldout-pm.jsonl` were
+measured, as pooled figures only, a few times while the ranker was designed (a check that a
+change carried over to new authors); `final-sre.jsonl` and `final-exec.jsonl` were measured when
+the design was frozen, and then looked at only as refusal counts. Each later pair
+(`final2-*`, `final3-*`, `final4-*`) was commissioned after the changes before it, written by
+authors who saw none of them, and measured once when they were done. The review's evidence
+model (`assistant/criterion_evidence.py`) is trained on the drafts of consultant, engineer,
+platform-lead and secarch (`assistant/review_data/drafts/`); their figures below are read
+out of author (each author's drafts by a model whose weights and threshold were learnt from the
+other three), which is what the model does on a new author's draft. `privacy/` and `opslead/`
+(`tests/eval/reviews/`) were written after the model's design was fixed, by authors who saw
+neither the code nor the other drafts, and measured once. The bars are the
 issue's, read on the held-out sets; the unit floors (`tests/eval/test_quality_eval.py`) guard
 what was reached, and docs/evaluation.md says which bars are not yet met.
 """
