@@ -82,7 +82,7 @@ def plain(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-def _fact(fact: str) -> str:
+def fact_text(fact: str) -> str:
     return " ".join(_MARKUP.sub(" ", fact).lower().split())
 
 
@@ -103,7 +103,7 @@ def run_one(q: AnswerQuestion, provider: DeterministicProvider) -> AnswerOutcome
     )
     body = plain(text)
     found = (
-        tuple(_fact(f) in body for f in q.key_facts)
+        tuple(fact_text(f) in body for f in q.key_facts)
         if answered
         else tuple(False for _ in q.key_facts)
     )

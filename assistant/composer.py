@@ -1,15 +1,18 @@
 """The extractive answer composer: the unit that answers the question first, then only units that add.
 
 Used by the deterministic provider for the "Package says" lane. It reads only the package
-sources it is sent. Every unit (``assistant/units.py``) of every source is scored
-(``assistant/unit_scoring.py``) by the IDF-weighted question terms it contains, the source's
-rank, its heading and what the question asks (``assistant/question_types.py``): who decides -> a unit naming a role; what must / which items -> the
-list or table, whole; how long / how many -> a unit with a figure; what is X -> the sentence
-defining X. The best unit leads, with the next sentence of its paragraph when it is a sentence
-(a lead often names the subject and the next sentence says what it is); a further unit is added only when it scores close to the lead
-and brings question terms or facts the answer does not have yet, up to four sources. Lists and
-tables are written as bullet items (``assistant/unit_writing.py``), anti-pattern text only under "The playbook warns against:",
-and no sentence is written twice.
+sources it is sent. Every unit (``assistant/units.py``) of every source is scored: by the learnt
+unit ranker (``assistant/unit_ranking.py``, the probability that the unit holds a fact the
+question asks for) over the named parts of its hand score (``assistant/unit_scoring.py``: the
+IDF-weighted question terms it contains, the source's rank, its heading and what the question
+asks, ``assistant/question_types.py``: who decides -> a unit naming a role; what must / which
+items -> the list or table, whole; how long / how many -> a unit with a figure; what is X -> the
+sentence defining X), or by the hand score when no ranker is built. The best unit leads, with
+the next sentence of its paragraph when it is a sentence (a lead often names the subject and
+the next sentence says what it is); a further unit is added only when it scores close to the
+lead and brings question terms or facts the answer does not have yet, up to four sources. Lists
+and tables are written as bullet items (``assistant/unit_writing.py``), anti-pattern text only
+under "The playbook warns against:", and no sentence is written twice.
 """
 
 from __future__ import annotations
@@ -17,10 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from assistant import section_kinds
+from assistant import section_kinds, unit_ranking
 from assistant.expansion import Expansion
 from assistant.prompt import SourceRef
 from assistant.question_types import FIGURE, LISTING, WHO, has_type_signal
+from assistant.section_space import SectionSpace
 from assistant.unit_scoring import MAX_LIST_ITEMS, Scored, UnitScorer
 from assistant.unit_writing import render
 from assistant.units import ITEM, LIST, ROW, SENTENCE, TABLE, units
@@ -30,7 +34,9 @@ MAX_UNITS = 4
 MAX_CHARS = 1600
 ADJACENT_WEIGHT = 1.6
 SUPPORT_SHARE = 0.25
-LISTING_LEAD_SHARE = 0.2
+# On the unit ranker's probability scale: a list question is led by a list or table the model
+# gives a tenth of the best unit's probability (cross-author figures were the same from 0.05 to 0.2).
+LISTING_LEAD_SHARE = 0.1
 # A unit from a source not cited yet may support at a lower share: another section often holds the rest.
 OTHER_SOURCE_SHARE = 0.2
 
@@ -42,6 +48,8 @@ class Composer:
     question: str
     expansion: Expansion
     idf: Callable[[str], float | None]
+    #: The package's latent space, one of the learnt unit ranker's features (None: left out).
+    space: SectionSpace | None = None
     _kinds: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
 
     def compose(self, refs: tuple[SourceRef, ...]) -> str:
@@ -57,7 +65,7 @@ class Composer:
             },
         )
         qtype = scorer.qtype
-        scored = [s for i, ref in enumerate(refs) for s in scorer.score_ref(i, ref)]
+        scored = self._scored(scorer, refs)
         if not scored:
             return ""
         scored.sort(key=lambda s: (-s.score, s.ref_index, s.unit.position))
@@ -118,6 +126,13 @@ class Composer:
                 chosen.pop()
                 break
         return "\n\n".join(_render(c, refs) for c in chosen)
+
+    def _scored(self, scorer: UnitScorer, refs: tuple[SourceRef, ...]) -> list[Scored]:
+        """Every unit of every source, scored by the learnt unit ranker, else by hand."""
+        ranker = unit_ranking.model()
+        if ranker is None:
+            return [s for i, ref in enumerate(refs) for s in scorer.score_ref(i, ref)]
+        return ranker.rescore(unit_ranking.described(scorer, refs, self.space))
 
     def _widen(self, lead: Scored, scored: list[Scored], qtype: str) -> Scored:
         """A listing question led by one item or row gets the whole list; so does a lead-in."""

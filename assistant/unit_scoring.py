@@ -116,6 +116,56 @@ class UnitScorer:
             out.append(Scored(score * section.prior, index, unit, terms))
         return out
 
+    def described(self, index: int, ref: SourceRef) -> list[tuple[Scored, dict[str, float]]]:
+        """Each scored unit of ``ref`` with the named parts of its score, the learnt unit
+        ranker's features (``assistant/unit_ranking.py``)."""
+        section = self._section(index, ref)
+        total = sum(self.terms.values()) or 1.0
+        own_total = sum(self._own_terms.values()) or 1.0
+        out = []
+        for scored in self.score_ref(index, ref):
+            unit = scored.unit
+            overlap = sum(self.terms[t] for t in scored.terms)
+            own = sum(self._own_terms.get(t, 0.0) for t in scored.terms)
+            q = self.qtype
+            m = _DEFINES.match(unit.text) if unit.kind == SENTENCE else None
+            defines = (
+                q == DEFINITION
+                and bool(self._term_stems)
+                and m is not None
+                and set(content_stems(m.group("x"))) == self._term_stems
+            )
+            feats = {
+                "overlap_share": overlap / total,
+                "own_share": own / own_total,
+                "heading_share": section.heading_match / total,
+                f"kind_{unit.kind}": 1.0,
+                "list_answers": float(
+                    unit.kind in (LIST, TABLE) and self._list_weight(unit) == 2.0
+                ),
+                "list_long": float(unit.kind in (LIST, TABLE) and len(unit.parts) > MAX_LIST_ITEMS),
+                "who_role": float(q == WHO and has_type_signal(unit, WHO)),
+                "figure_figure": float(q == FIGURE and has_type_signal(unit, FIGURE)),
+                "figure_q": float(q == FIGURE),
+                "defines_term": float(defines),
+                "definition_section": float(section.kind == section_kinds.DEFINITION),
+                "definition_q_section": float(
+                    q == DEFINITION and section.kind == section_kinds.DEFINITION
+                ),
+                "listing_whole": float(q == LISTING and unit.kind in (LIST, TABLE)),
+                "listing_part": float(q == LISTING and unit.kind in (ITEM, ROW)),
+                "anti_pattern": float(
+                    section.kind == section_kinds.ANTI_PATTERN and not self._warn_question
+                ),
+                "checklist_section": float(section.kind == section_kinds.CHECKLIST),
+                "prior": section.prior,
+                "first_source": float(index == 0),
+                "opens_section": float(unit.block == 0 and unit.position == 0),
+                "words": min(len(unit_text(unit).split()), 120) / 40.0,
+            }
+            out.append((scored, feats))
+        return out
+
     def _section(self, index: int, ref: SourceRef) -> _Section:
         heading_terms = frozenset(analyze(ref.title.split(" — ", 1)[-1], self.expansion))
         return _Section(

@@ -5,7 +5,7 @@ With uploaded session sources it adds the structured review lanes (assistant.pro
 
 from __future__ import annotations
 
-from assistant import conflict, criteria_lanes, lanes, review
+from assistant import conflict, criteria_lanes, lanes, review, section_space
 from assistant.composer import Composer
 from assistant.context_pack import get_context_pack
 from assistant.lane_labels import neutralise
@@ -66,7 +66,9 @@ class DeterministicProvider(BaseProvider):
     def _package_answer(request: ProviderRequest) -> str:
         """The composed answer (assistant/composer.py), weighted by the package's own term IDF."""
         index = get_context_pack().index
-        return Composer(request.question, index.expansion, index.idf).compose(request.package_refs)
+        return Composer(
+            request.question, index.expansion, index.idf, section_space.for_index(index)
+        ).compose(request.package_refs)
 
     @staticmethod
     def _quote_refs(refs: tuple[SourceRef, ...], terms: list[str], per_ref: int = 2) -> str:

@@ -1,0 +1,65 @@
+"""Train (or, with --check, verify) the composer's unit ranker from the labelled questions."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from assistant import unit_ranking, unit_ranking_training
+
+# Retraining on another machine may differ in the last digits (floating-point summation order).
+TOLERANCE = 1e-4
+
+
+class Command(BaseCommand):
+    help = "Learn the composer's unit ranker into assistant/ranking_data/unit_ranker.json."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--check", action="store_true", help="fail if the committed model is stale"
+        )
+        parser.add_argument(
+            "--cross-author",
+            action="store_true",
+            help="also print, per training author, how often the best unit holds a key fact "
+            "when read by a model trained without them, against the hand score",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        items = unit_ranking_training.examples()
+        model = unit_ranking_training.fit(items)
+        authors = sorted({e.author for e in items})
+        about: dict[str, object] = {"questions": len(items), "authors": authors}
+        text = unit_ranking.UnitRanker(model.weights, model.intercept, about).to_json() + "\n"
+        path = unit_ranking.MODEL_PATH
+        if options["check"]:
+            committed = path.read_text(encoding="utf-8") if path.exists() else ""
+            if not committed or not _same(json.loads(committed), json.loads(text)):
+                raise CommandError(
+                    f"{path} does not match its training questions and features. "
+                    "Run 'manage.py build_unit_ranker' and commit the result."
+                )
+            self.stdout.write(self.style.SUCCESS(f"Unit ranker OK: {path}"))
+            return
+        path.write_text(text, encoding="utf-8")
+        unit_ranking.reload()
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Unit ranker trained on {about['questions']} questions by "
+                f"{', '.join(authors)} -> {path}"
+            )
+        )
+        if options["cross_author"]:
+            for author, figures in unit_ranking_training.cross_author(items).items():
+                self.stdout.write(f"{author}: best unit holds a key fact {figures}")
+
+
+def _same(committed: dict[str, Any], trained: dict[str, Any]) -> bool:
+    a, b = committed.get("weights", {}), trained["weights"]
+    return (
+        a.keys() == b.keys()
+        and all(abs(a[k] - b[k]) <= TOLERANCE for k in b)
+        and abs(committed.get("intercept", 0.0) - trained["intercept"]) <= TOLERANCE
+    )

@@ -1,0 +1,111 @@
+"""Which unit of the sent sections answers the question: a learnt score over the unit's named features.
+
+The composer (``assistant/composer.py``) leads with the best unit and adds close ones. Its first
+scores were IDF overlap times hand-set weights (``assistant/unit_scoring.py``), set on two
+authors' questions. This model learns, from the key facts of the ranker's training questions
+(``assistant/ranking_data/questions-*.jsonl``), how much each part of that score counts: the
+question-term overlap and its share, the heading's, the unit's shape and kind, what the question
+asks against what the unit holds (a deciding role, a figure, the sentence defining the term, a
+whole list), the section's kind and rank, the unit's place and length, the hand score relative
+to the question's best unit, and the unit's latent-semantic similarity to the question
+(``assistant/section_space.py``). A unit's score is the model's probability that it holds a
+key fact, so the composer's shares ("a supporting unit scores at least a quarter of the lead")
+read on one scale. The weights ship as ``assistant/ranking_data/unit_ranker.json`` (built by
+``manage.py build_unit_ranker``); without that file the hand scores are used.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from assistant.prompt import SourceRef
+from assistant.section_space import SectionSpace
+from assistant.unit_scoring import Scored, UnitScorer
+from assistant.units import unit_text
+
+MODEL_PATH = Path(__file__).resolve().parent / "ranking_data" / "unit_ranker.json"
+
+
+def described(
+    scorer: UnitScorer, refs: tuple[SourceRef, ...], space: SectionSpace | None
+) -> list[tuple[Scored, dict[str, float]]]:
+    """Every scored unit of every sent source with its features, the question's own included."""
+    rows = [d for i, ref in enumerate(refs) for d in scorer.described(i, ref)]
+    best = max((s.score for s, _ in rows), default=0.0) or 1.0
+    question = space.question_vector(scorer.question) if space is not None else None
+    for scored, feats in rows:
+        feats["relative_score"] = scored.score / best
+        if space is not None:
+            feats["latent"] = float(question @ space.question_vector(unit_text(scored.unit)))
+    return rows
+
+
+@dataclass(frozen=True)
+class UnitRanker:
+    weights: dict[str, float]
+    intercept: float
+    about: dict[str, Any]
+
+    def probability(self, feats: dict[str, float]) -> float:
+        z = self.intercept + sum(self.weights.get(k, 0.0) * v for k, v in feats.items())
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    def rescore(self, rows: list[tuple[Scored, dict[str, float]]]) -> list[Scored]:
+        return [Scored(self.probability(feats), s.ref_index, s.unit, s.terms) for s, feats in rows]
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "about": self.about,
+                "intercept": round(self.intercept, 6),
+                "weights": {k: round(v, 6) for k, v in sorted(self.weights.items())},
+            },
+            indent=1,
+            sort_keys=True,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> UnitRanker:
+        data = json.loads(text)
+        return cls(
+            weights={str(k): float(v) for k, v in data["weights"].items()},
+            intercept=float(data["intercept"]),
+            about=dict(data.get("about", {})),
+        )
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> UnitRanker | None:
+    if not MODEL_PATH.exists():
+        return None
+    return UnitRanker.from_json(MODEL_PATH.read_text(encoding="utf-8"))
+
+
+_reading_with: list[UnitRanker | None] = []
+
+
+def model() -> UnitRanker | None:
+    """The unit ranker answers are composed with: the shipped one, or None (hand scores)."""
+    return _reading_with[-1] if _reading_with else _shipped()
+
+
+def reload() -> None:
+    """Read the shipped model file again (after ``manage.py build_unit_ranker`` wrote it)."""
+    _shipped.cache_clear()
+
+
+@contextmanager
+def reading_with(fold: UnitRanker | None) -> Iterator[None]:
+    """Answers in this block are composed with ``fold`` (None: hand scores), for the evaluation."""
+    _reading_with.append(fold)
+    try:
+        yield
+    finally:
+        _reading_with.pop()
