@@ -125,10 +125,18 @@ def _complete(sentence: Sentence, criterion: Criterion) -> bool:
     return _has_element(sentence, criterion) and not _HEDGE.search(sentence.text)
 
 
-def pair_features(sentence: Sentence, criterion: Criterion) -> dict[str, float]:
+def pair_features(
+    sentence: Sentence,
+    criterion: Criterion,
+    parts: criterion_evidence.SentenceParts | None = None,
+) -> dict[str, float]:
     """The evidence model's features for one (sentence, criterion) pair."""
     return criterion_evidence.features(
-        sentence, criterion, _has_element(sentence, criterion), bool(_HEDGE.search(sentence.text))
+        sentence,
+        criterion,
+        _has_element(sentence, criterion),
+        bool(_HEDGE.search(sentence.text)),
+        parts,
     )
 
 
@@ -150,6 +158,7 @@ def _evidence(
     criterion: Criterion,
     found: Sequence[Sentence],
     model: criterion_evidence.EvidenceModel | None,
+    parts: Sequence[criterion_evidence.SentenceParts] = (),
 ) -> Sentence | None:
     """The sentence a criterion's status rests on, or None when the draft holds no evidence.
 
@@ -161,8 +170,9 @@ def _evidence(
         return _by_terms(criterion, found)
     best: tuple[bool, float, int, Sentence] | None = None
     for order, s in enumerate(found):
-        p = model.probability(pair_features(s, criterion))
-        if p < model.threshold and not criterion_evidence.labelled_for(s, criterion):
+        read = parts[order] if parts else criterion_evidence.SentenceParts.of(s)
+        p = model.probability(pair_features(s, criterion, read))
+        if p < model.threshold and not criterion_evidence.labelled_for(s, criterion, read):
             continue
         key = (_complete(s, criterion), p, -order, s)
         if best is None or key[:3] > best[:3]:
@@ -189,6 +199,7 @@ def assess_sentences(
 ) -> list[Check]:
     """Each of ``criteria`` assessed on ``found``, the evidence read by ``model`` (None: terms)."""
     checks = []
+    parts = [criterion_evidence.SentenceParts.of(s) for s in found] if model is not None else []
     for criterion in criteria:
         contradiction = next(
             (
@@ -202,7 +213,7 @@ def assess_sentences(
         if contradiction is not None:
             checks.append(Check(criterion, CONTRADICTED, contradiction[0], contradiction[1]))
             continue
-        evidence = _evidence(criterion, found, model)
+        evidence = _evidence(criterion, found, model, parts)
         if evidence is None:
             checks.append(Check(criterion, MISSING))
             continue

@@ -41,31 +41,72 @@ def _phrase_positions(seq: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
     return bool(n) and any(seq[i : i + n] == phrase for i in range(len(seq) - n + 1))
 
 
-def term_hits(sentence: Sentence, criterion: Criterion) -> int:
+@dataclass(frozen=True)
+class SentenceParts:
+    """What the features read of one sentence, worked out once for every criterion."""
+
+    words: tuple[str, ...]
+    heading: frozenset[str]
+    lead: frozenset[str]
+    #: Every stem of the sentence, for a quick "can this phrase be here at all".
+    stems: frozenset[str]
+
+    @classmethod
+    def of(cls, sentence: Sentence) -> SentenceParts:
+        return cls(
+            tuple(content_stems(sentence.text)),
+            frozenset(content_stems(sentence.heading)),
+            frozenset(content_stems(_lead_in(sentence.text))),
+            frozenset(sentence.stems),
+        )
+
+
+@dataclass(frozen=True)
+class _CriterionParts:
+    name: frozenset[str]
+    phrases: tuple[tuple[str, ...], ...]
+    term_words: tuple[frozenset[str], ...]
+
+
+@lru_cache(maxsize=256)
+def _criterion_parts(criterion: Criterion) -> _CriterionParts:
+    """A declared criterion's name and terms as stems (package data, the same for every draft)."""
+    return _CriterionParts(
+        frozenset(content_stems(criterion.name)),
+        tuple(p for t in criterion.terms if (p := tuple(stems(t)))),
+        tuple(w for t in criterion.terms if (w := frozenset(content_stems(t)))),
+    )
+
+
+def _holds(seq: tuple[str, ...], present: frozenset[str], phrase: tuple[str, ...]) -> bool:
+    if not present.issuperset(phrase):
+        return False
+    n = len(phrase)
+    return n == 1 or any(seq[i : i + n] == phrase for i in range(len(seq) - n + 1))
+
+
+def term_hits(sentence: Sentence, criterion: Criterion, parts: SentenceParts | None = None) -> int:
     """How many of the criterion's declared key terms the sentence holds (a phrase counts two)."""
-    score = 0
-    for term in criterion.terms:
-        phrase = tuple(stems(term))
-        if _phrase_positions(sentence.stems, phrase):
-            score += 2 if len(phrase) > 1 else 1
-    return score
-
-
-def _name_stems(criterion: Criterion) -> frozenset[str]:
-    return frozenset(content_stems(criterion.name))
+    present = parts.stems if parts is not None else frozenset(sentence.stems)
+    return sum(
+        2 if len(p) > 1 else 1
+        for p in _criterion_parts(criterion).phrases
+        if _holds(sentence.stems, present, p)
+    )
 
 
 def _names(words: frozenset[str], criterion: Criterion) -> bool:
-    name = _name_stems(criterion)
+    name = _criterion_parts(criterion).name
     return bool(name) and name <= words
 
 
-def labelled_for(sentence: Sentence, criterion: Criterion) -> bool:
+def labelled_for(
+    sentence: Sentence, criterion: Criterion, parts: SentenceParts | None = None
+) -> bool:
     """Whether the draft itself files the sentence under the criterion: its heading or its
     opening label names it ("## Data boundary", "Data boundary: ...")."""
-    return _names(frozenset(content_stems(sentence.heading)), criterion) or _names(
-        frozenset(content_stems(_lead_in(sentence.text))), criterion
-    )
+    parts = parts or SentenceParts.of(sentence)
+    return _names(parts.heading, criterion) or _names(parts.lead, criterion)
 
 
 def _lead_in(text: str) -> str:
@@ -75,22 +116,25 @@ def _lead_in(text: str) -> str:
 
 
 def features(
-    sentence: Sentence, criterion: Criterion, has_element: bool, hedged: bool
+    sentence: Sentence,
+    criterion: Criterion,
+    has_element: bool,
+    hedged: bool,
+    parts: SentenceParts | None = None,
 ) -> dict[str, float]:
     """The pair's named features (a sparse dict), shared and criterion-crossed."""
+    parts = parts or SentenceParts.of(sentence)
     name = criterion.name
-    words = content_stems(sentence.text)
-    heading = frozenset(content_stems(sentence.heading))
-    lead = frozenset(content_stems(_lead_in(sentence.text)))
-    hits = term_hits(sentence, criterion)
+    words = parts.words
+    hits = term_hits(sentence, criterion, parts)
     out: dict[str, float] = {
         "terms": min(hits, 6) / 3.0,
         "any_term": float(hits > 0),
-        "heading_names": float(_names(heading, criterion)),
+        "heading_names": float(_names(parts.heading, criterion)),
         "heading_terms": float(
-            any(set(content_stems(t)) <= heading for t in criterion.terms if content_stems(t))
+            any(w <= parts.heading for w in _criterion_parts(criterion).term_words)
         ),
-        "lead_names": float(_names(lead, criterion)),
+        "lead_names": float(_names(parts.lead, criterion)),
         "element": float(has_element),
         "hedged": float(hedged),
         "long": min(len(sentence.stems), 60) / 30.0,
@@ -100,7 +144,7 @@ def features(
         out[f"{name}|w:{w}"] = 1.0
     for a, b in zip(words, words[1:], strict=False):
         out[f"{name}|b:{a}_{b}"] = 1.0
-    for h in heading:
+    for h in parts.heading:
         out[f"{name}|h:{h}"] = 1.0
     return out
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from assistant.lane_labels import neutralise
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.sentences import best_sentences, split_sentences
+from assistant.upload_sentences import quotable
 from core.text import content_stems, excerpt, words
 
 PASS, CONCERN, BLOCKER, MISSING, NOT_COVERED = (
@@ -186,7 +187,7 @@ def uploaded_lane(request: ProviderRequest, terms: list[str]) -> str:
     """Each uploaded excerpt quoted with its title, anchor and U id."""
     paragraphs = []
     for ref in request.uploaded_refs:
-        quoted = best_sentences(ref.text, terms, limit=1)
+        quoted = best_sentences(ref.text, terms, limit=1, split=quotable)
         quote = inert(excerpt(quoted[0] if quoted else ref.text, QUOTE_CHARS))
         paragraphs.append(f'{_where(ref)}: "{quote}" [{ref.citation_id}]')
     return "\n\n".join(paragraphs)

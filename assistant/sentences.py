@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from core.text import content_stems
@@ -38,18 +38,26 @@ def split_sentences(text: str) -> list[str]:
 
 
 def best_sentences(
-    text: str, terms: Iterable[str], *, limit: int, shared: bool = False
+    text: str,
+    terms: Iterable[str],
+    *,
+    limit: int,
+    shared: bool = False,
+    split: Callable[[str], list[str]] | None = None,
 ) -> list[str]:
     """Up to ``limit`` sentences with the most query terms, returned in their original order.
 
     ``shared=True`` is for approved package text only: its sentence analysis is the same for
     every question and is remembered. Any other text is analysed afresh and kept nowhere.
+    ``split`` reads the text's sentences another way (uploads: ``upload_sentences.quotable``).
     """
     wanted = set(terms)
     scored = []
-    for position, (sentence, sentence_stems) in enumerate(
-        _analysed_shared(text) if shared else _analysed(text)
-    ):
+    if split is not None:
+        analysed = tuple((s, frozenset(content_stems(s))) for s in split(text))
+    else:
+        analysed = _analysed_shared(text) if shared else _analysed(text)
+    for position, (sentence, sentence_stems) in enumerate(analysed):
         overlap = len(wanted.intersection(sentence_stems))
         scored.append((overlap, -position, sentence))
     top = sorted(scored, reverse=True)[:limit]

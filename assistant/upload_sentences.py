@@ -104,3 +104,13 @@ def sentences(sources: Sequence[SessionSource]) -> list[Sentence]:
                         )
                     )
     return out
+
+
+def quotable(text: str) -> list[str]:
+    """The sentences of one uploaded excerpt as a quote gives them: a paragraph's lines joined
+    with spaces, a list item or table cell on its own, each the text's own words (no full stop
+    added, so a sentence a PDF line break cut is never quoted as a fragment); pieces under
+    ``MIN_WORDS`` words left out."""
+    groups, _ = _groups(text.split("\n"), set(), "")
+    pieces = (piece.strip() for _, group in groups for piece in _SENTENCE.split(group))
+    return [piece for piece in pieces if len(piece.split()) >= MIN_WORDS]

@@ -12,6 +12,7 @@ from assistant.lane_labels import neutralise
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.providers.base import BaseProvider, ProviderResponse
 from assistant.sentences import best_sentences
+from assistant.upload_sentences import quotable
 from core.text import content_stems
 
 MAX_PACKAGE_REFS_QUOTED = 4
@@ -76,7 +77,10 @@ class DeterministicProvider(BaseProvider):
         for i, ref in enumerate(refs):
             limit = per_ref if i == 0 else 1
             shared = ref.citation_class == lanes.PACKAGE_CITATION
-            quoted = best_sentences(ref.text, terms, limit=limit, shared=shared)
+            uploaded = ref.citation_class == lanes.UPLOADED_CITATION
+            quoted = best_sentences(
+                ref.text, terms, limit=limit, shared=shared, split=quotable if uploaded else None
+            )
             if quoted:
                 paragraphs.append(" ".join(f"{neutralise(s)} [{ref.citation_id}]" for s in quoted))
         return "\n\n".join(paragraphs)

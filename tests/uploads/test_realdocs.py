@@ -174,6 +174,19 @@ def test_every_segment_and_sentence_an_uploaded_citation_could_quote_is_verbatim
 @pytest.mark.parametrize(
     "entry", [e for e in _accepted_entries() if _id(e).endswith(TEXT_LAYOUTS)], ids=_id
 )
+def test_every_sentence_an_answer_quotes_from_an_excerpt_is_verbatim(entry: dict) -> None:
+    """What an answer's uploaded lane may quote from a sent excerpt (``quotable``): the text's
+    own words once line breaks are read as spaces, with no full stop added to a line fragment."""
+    source = _accepted()[_id(entry)]
+    flat = " ".join(source.text.split())
+    for segment in source.segments:
+        for sentence in upload_sentences.quotable(segment.text):
+            assert " ".join(sentence.split()) in flat, sentence
+
+
+@pytest.mark.parametrize(
+    "entry", [e for e in _accepted_entries() if _id(e).endswith(TEXT_LAYOUTS)], ids=_id
+)
 def test_every_sentence_the_review_reads_is_verbatim(entry: dict) -> None:
     """The sentences a review quotes (lines of a paragraph joined) are the text's own words: a
     verbatim part of it once line breaks are read as spaces, nothing added."""

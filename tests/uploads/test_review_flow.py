@@ -272,3 +272,16 @@ def test_a_sentence_a_page_break_cuts_is_quoted_whole_anchored_to_its_first_page
     )
     # Page 2 is not quoted starting mid-sentence.
     assert '"route cleared' not in lane.text
+
+
+def test_an_answer_quotes_an_uploaded_pdf_sentence_whole_not_its_line_fragment() -> None:
+    from assistant.upload_sentences import quotable
+
+    text = (
+        "The assistant reads contracts through the enterprise gateway and never keeps a copy of\n"
+        "the contract text after the answer is written.\n\nShort line\n"
+    )
+    assert quotable(text) == [
+        "The assistant reads contracts through the enterprise gateway and never keeps a copy of "
+        "the contract text after the answer is written."
+    ]

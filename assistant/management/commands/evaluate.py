@@ -171,8 +171,12 @@ whose softmax share is at least a tenth of the best one's are sent, plus a check
 question. The composer
 (`assistant/composer.py`) leads with the unit that answers (with the next sentence of its
 paragraph), a whole list or table for a list question, and adds a unit only when it brings a new
-term or section. The ranker's cross-author hit@1 (each of its four training sets scored by a
-model trained on the other three) is printed by `manage.py build_ranker`.
+term or section; which unit answers is scored by a learnt unit ranker (`assistant/unit_ranking.py`,
+a logistic regression over the named parts of the hand score and the unit's latent similarity
+to the question, trained on the key facts of the ranker's training questions). The section
+ranker's cross-author hit@1 (each training set scored by a model trained on the others) is
+printed by `manage.py build_ranker`; the unit ranker's (how often the best unit holds a key fact,
+against the hand score) by `manage.py build_unit_ranker --cross-author`.
 
 Answers (`tests/eval/answers/`): each question names the sections an expert would cite (first is
 best) and verbatim key facts. hit@1: the first package citation of the run is one of those
@@ -192,7 +196,8 @@ measured, as pooled figures only, a few times while the ranker was designed (a c
 change carried over to new authors); `final-sre.jsonl` and `final-exec.jsonl` were measured when
 the design was frozen, and then looked at only as refusal counts. Each later pair
 (`final2-*`, `final3-*`, `final4-*`) was commissioned after the changes before it, written by
-authors who saw none of them, and measured once when they were done. The review's evidence
+authors who saw none of them, and measured once when they were done (`final4-*` once more, with
+the unit ranker, whose design was chosen on the training authors' cross-author figures only). The review's evidence
 model (`assistant/criterion_evidence.py`) is trained on the drafts of consultant, engineer,
 platform-lead and secarch (`assistant/review_data/drafts/`); their figures below are read
 out of author (each author's drafts by a model whose weights and threshold were learnt from the
