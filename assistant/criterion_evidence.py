@@ -19,8 +19,6 @@ is downloaded. ``assistant/criterion_assessment.py`` reads the best-scoring sent
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.criteria import Criterion
+from assistant.sparse_model import SparseLogistic
 from assistant.upload_sentences import Sentence
 from core.text import content_stems, stems
 
@@ -150,38 +149,17 @@ def features(
 
 
 @dataclass(frozen=True)
-class EvidenceModel:
-    weights: dict[str, float]
-    intercept: float
+class EvidenceModel(SparseLogistic):
     #: The probability from which a best sentence counts as the criterion's evidence.
-    threshold: float
-    about: dict[str, Any]
+    threshold: float = 0.5
 
-    def probability(self, feats: dict[str, float]) -> float:
-        z = self.intercept + sum(self.weights.get(k, 0.0) * v for k, v in feats.items())
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
-    def to_json(self) -> str:
-        return json.dumps(
-            {
-                "about": self.about,
-                "intercept": round(self.intercept, 6),
-                "threshold": round(self.threshold, 4),
-                "weights": {k: round(v, 5) for k, v in sorted(self.weights.items())},
-            },
-            indent=1,
-            sort_keys=True,
-        )
+    def fields_json(self) -> dict[str, Any]:
+        return {"threshold": round(self.threshold, 4)}
 
     @classmethod
     def from_json(cls, text: str) -> EvidenceModel:
-        data = json.loads(text)
-        return cls(
-            weights={str(k): float(v) for k, v in data["weights"].items()},
-            intercept=float(data["intercept"]),
-            threshold=float(data["threshold"]),
-            about=dict(data.get("about", {})),
-        )
+        weights, intercept, about, data = SparseLogistic.parts(text)
+        return cls(weights, intercept, about, threshold=float(data["threshold"]))
 
 
 @lru_cache(maxsize=1)

@@ -118,7 +118,7 @@ def fit(items: Sequence[Draft], threshold: float = 0.5) -> EvidenceModel:
         for name, w in zip(vectorizer.get_feature_names_out(), lr.coef_[0], strict=True)
         if abs(w) >= PRUNE
     }
-    return EvidenceModel(weights, float(lr.intercept_[0]), threshold, {})
+    return EvidenceModel(weights, float(lr.intercept_[0]), threshold=threshold)
 
 
 def statuses(model: EvidenceModel, d: Draft, review: ReviewCriteria) -> list[tuple[str, str]]:
@@ -146,7 +146,7 @@ def out_of_author_balanced(items: Sequence[Draft], review: ReviewCriteria) -> di
     for author in sorted({d.author for d in items}):
         fold = fit([d for d in items if d.author != author])
         for t in THRESHOLDS:
-            model = EvidenceModel(fold.weights, fold.intercept, t, {})
+            model = EvidenceModel(fold.weights, fold.intercept, threshold=t)
             for d in items:
                 if d.author == author:
                     pairs[t] += statuses(model, d, review)
@@ -168,7 +168,7 @@ def train() -> tuple[EvidenceModel, dict[str, object]]:
         "drafts": len(items),
         "out_of_author_balanced": round(by_threshold[threshold], 4),
     }
-    return EvidenceModel(model.weights, model.intercept, threshold, about), about
+    return EvidenceModel(model.weights, model.intercept, about, threshold=threshold), about
 
 
 def fold_for(items: Sequence[Draft], author: str, review: ReviewCriteria) -> EvidenceModel:

@@ -16,17 +16,15 @@ read on one scale. The weights ship as ``assistant/ranking_data/unit_ranker.json
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from assistant.prompt import SourceRef
 from assistant.section_space import SectionSpace
+from assistant.sparse_model import SparseLogistic
 from assistant.unit_scoring import Scored, UnitScorer
 from assistant.units import unit_text
 
@@ -48,37 +46,14 @@ def described(
 
 
 @dataclass(frozen=True)
-class UnitRanker:
-    weights: dict[str, float]
-    intercept: float
-    about: dict[str, Any]
-
-    def probability(self, feats: dict[str, float]) -> float:
-        z = self.intercept + sum(self.weights.get(k, 0.0) * v for k, v in feats.items())
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-
+class UnitRanker(SparseLogistic):
     def rescore(self, rows: list[tuple[Scored, dict[str, float]]]) -> list[Scored]:
         return [Scored(self.probability(feats), s.ref_index, s.unit, s.terms) for s, feats in rows]
 
-    def to_json(self) -> str:
-        return json.dumps(
-            {
-                "about": self.about,
-                "intercept": round(self.intercept, 6),
-                "weights": {k: round(v, 6) for k, v in sorted(self.weights.items())},
-            },
-            indent=1,
-            sort_keys=True,
-        )
-
     @classmethod
     def from_json(cls, text: str) -> UnitRanker:
-        data = json.loads(text)
-        return cls(
-            weights={str(k): float(v) for k, v in data["weights"].items()},
-            intercept=float(data["intercept"]),
-            about=dict(data.get("about", {})),
-        )
+        weights, intercept, about, _ = SparseLogistic.parts(text)
+        return cls(weights, intercept, about)
 
 
 @lru_cache(maxsize=1)

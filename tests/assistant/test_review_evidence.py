@@ -111,7 +111,7 @@ def test_a_sentence_filed_under_the_criterion_is_a_candidate_whatever_it_scores(
     found = sentences(
         sources_from(("d.md", b"Data boundary: the assistant reads contracts marked internal."))
     )
-    never = criterion_evidence.EvidenceModel({}, -30.0, 0.5, {})
+    never = criterion_evidence.EvidenceModel({}, -30.0, threshold=0.5)
     (check,) = assess_sentences(review, [criterion], found, never)
     assert check.status != MISSING
     other = next(c for c in review.criteria if c.name == "Cost")
@@ -129,7 +129,7 @@ def test_without_a_model_the_declared_terms_decide() -> None:
 
 def test_reading_with_a_fold_model_is_scoped() -> None:
     shipped = criterion_evidence.model()
-    fold = criterion_evidence.EvidenceModel({}, 0.0, 0.5, {"fold": True})
+    fold = criterion_evidence.EvidenceModel({}, 0.0, {"fold": True}, threshold=0.5)
     with criterion_evidence.reading_with(fold):
         assert criterion_evidence.model() is fold
     assert criterion_evidence.model() is shipped

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from assistant import criterion_evidence, evidence_training
-
-# Retraining on another machine may differ in the last digits (floating-point summation order).
-TOLERANCE = 1e-3
+from assistant.sparse_model import check_committed
 
 
 class Command(BaseCommand):
@@ -29,12 +26,7 @@ class Command(BaseCommand):
         text = model.to_json() + "\n"
         path = criterion_evidence.MODEL_PATH
         if options["check"]:
-            committed = path.read_text(encoding="utf-8") if path.exists() else ""
-            if not committed or not _same(json.loads(committed), json.loads(text)):
-                raise CommandError(
-                    f"{path} does not match its training drafts and features. "
-                    "Run 'manage.py build_evidence_model' and commit the result."
-                )
+            check_committed(path, text, "build_evidence_model")
             self.stdout.write(self.style.SUCCESS(f"Evidence model OK: {path}"))
             return
         path.write_text(text, encoding="utf-8")
@@ -47,13 +39,3 @@ class Command(BaseCommand):
                 f"{about['out_of_author_balanced']}) -> {path}"
             )
         )
-
-
-def _same(committed: dict[str, Any], trained: dict[str, Any]) -> bool:
-    a, b = committed.get("weights", {}), trained["weights"]
-    return (
-        committed.get("threshold") == trained["threshold"]
-        and a.keys() == b.keys()
-        and all(abs(a[k] - b[k]) <= TOLERANCE for k in b)
-        and abs(committed.get("intercept", 0.0) - trained["intercept"]) <= TOLERANCE
-    )

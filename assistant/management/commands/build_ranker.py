@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from assistant import ranker_training, ranking
+from assistant.sparse_model import check_committed
 
 
 class Command(BaseCommand):
@@ -22,16 +22,7 @@ class Command(BaseCommand):
         model, about = ranker_training.train()
         text = model.to_json(**about) + "\n"
         if options["check"]:
-            committed = (
-                ranking.MODEL_PATH.read_text(encoding="utf-8")
-                if ranking.MODEL_PATH.exists()
-                else ""
-            )
-            if not committed or not _same(json.loads(committed), json.loads(text)):
-                raise CommandError(
-                    f"{ranking.MODEL_PATH} does not match its training data and features. "
-                    "Run 'manage.py build_ranker' and commit the result."
-                )
+            check_committed(ranking.MODEL_PATH, text, "build_ranker", _same)
             self.stdout.write(self.style.SUCCESS(f"Ranker OK: {ranking.MODEL_PATH}"))
             return
         ranking.MODEL_PATH.write_text(text, encoding="utf-8")

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from assistant import unit_ranking, unit_ranking_training
-
-# Retraining on another machine may differ in the last digits (floating-point summation order).
-TOLERANCE = 1e-4
+from assistant.sparse_model import check_committed
 
 
 class Command(BaseCommand):
@@ -35,12 +32,7 @@ class Command(BaseCommand):
         text = unit_ranking.UnitRanker(model.weights, model.intercept, about).to_json() + "\n"
         path = unit_ranking.MODEL_PATH
         if options["check"]:
-            committed = path.read_text(encoding="utf-8") if path.exists() else ""
-            if not committed or not _same(json.loads(committed), json.loads(text)):
-                raise CommandError(
-                    f"{path} does not match its training questions and features. "
-                    "Run 'manage.py build_unit_ranker' and commit the result."
-                )
+            check_committed(path, text, "build_unit_ranker")
             self.stdout.write(self.style.SUCCESS(f"Unit ranker OK: {path}"))
             return
         path.write_text(text, encoding="utf-8")
@@ -54,12 +46,3 @@ class Command(BaseCommand):
         if options["cross_author"]:
             for author, figures in unit_ranking_training.cross_author(items).items():
                 self.stdout.write(f"{author}: best unit holds a key fact {figures}")
-
-
-def _same(committed: dict[str, Any], trained: dict[str, Any]) -> bool:
-    a, b = committed.get("weights", {}), trained["weights"]
-    return (
-        a.keys() == b.keys()
-        and all(abs(a[k] - b[k]) <= TOLERANCE for k in b)
-        and abs(committed.get("intercept", 0.0) - trained["intercept"]) <= TOLERANCE
-    )
