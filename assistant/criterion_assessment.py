@@ -107,11 +107,7 @@ def signal_matches(sentence: Sentence, prohibition: Prohibition) -> bool:
 
 
 def _term_score(sentence: Sentence, criterion: Criterion) -> int:
-    score = 0
-    for term in criterion.terms:
-        phrase = _phrase(term)
-        if _positions(sentence.stems, phrase):
-            score += 2 if len(phrase) > 1 else 1
+    score = criterion_evidence.term_hits(sentence, criterion)
     if criterion.requires == "amount" and _ELEMENT["amount"].search(sentence.text):
         score += 1  # a sum of money is itself evidence of a cost figure
     return score

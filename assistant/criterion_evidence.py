@@ -19,15 +19,14 @@ is downloaded. ``assistant/criterion_assessment.py`` reads the best-scoring sent
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from assistant.criteria import Criterion
-from assistant.sparse_model import SparseLogistic
+from assistant.sparse_model import Shipped, SparseLogistic
 from assistant.upload_sentences import Sentence
 from core.text import content_stems, stems
 
@@ -162,32 +161,15 @@ class EvidenceModel(SparseLogistic):
         return cls(weights, intercept, about, threshold=float(data["threshold"]))
 
 
-@lru_cache(maxsize=1)
-def _shipped() -> EvidenceModel | None:
-    if not MODEL_PATH.exists():
-        return None
-    return EvidenceModel.from_json(MODEL_PATH.read_text(encoding="utf-8"))
-
-
-_reading_with: list[EvidenceModel] = []
+SHIPPED: Shipped[EvidenceModel] = Shipped(lambda: MODEL_PATH, EvidenceModel.from_json)
 
 
 def model() -> EvidenceModel | None:
     """The model reviews read evidence with: the shipped one, or None when none is built (the
     assessment then reads declared terms alone)."""
-    return _reading_with[-1] if _reading_with else _shipped()
+    return SHIPPED.get()
 
 
-def reload() -> None:
-    """Read the shipped model file again (after ``manage.py build_evidence_model`` wrote it)."""
-    _shipped.cache_clear()
-
-
-@contextmanager
-def reading_with(fold: EvidenceModel) -> Iterator[None]:
+def reading_with(fold: EvidenceModel | None) -> AbstractContextManager[None]:
     """Reviews in this block read evidence with ``fold`` (the evaluation's out-of-author reads)."""
-    _reading_with.append(fold)
-    try:
-        yield
-    finally:
-        _reading_with.pop()
+    return SHIPPED.reading_with(fold)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from django.core.management.base import CommandError
 
@@ -51,6 +52,54 @@ class SparseLogistic:
         data = json.loads(text)
         weights = {str(k): float(v) for k, v in data["weights"].items()}
         return weights, float(data["intercept"]), dict(data.get("about", {})), data
+
+
+M = TypeVar("M", bound=SparseLogistic)
+
+
+class Shipped(Generic[M]):
+    """A committed model file, read once per process, with a scoped stand-in for the evaluation's
+    out-of-author reads. ``path`` is looked up on each first read, so a test may point it elsewhere."""
+
+    def __init__(self, path: Callable[[], Path], load: Callable[[str], M]) -> None:
+        self._path = path
+        self._load = load
+        self._cached: tuple[M | None] | None = None
+        self._stand_ins: list[M | None] = []
+
+    def get(self) -> M | None:
+        """The stand-in in force, else the shipped model, or None when no file is built."""
+        if self._stand_ins:
+            return self._stand_ins[-1]
+        if self._cached is None:
+            path = self._path()
+            self._cached = (
+                self._load(path.read_text(encoding="utf-8")) if path.exists() else None,
+            )
+        return self._cached[0]
+
+    def reload(self) -> None:
+        """Read the file again on next use (after a build command wrote it)."""
+        self._cached = None
+
+    def publish(self, text: str, command: str, *, check: bool) -> Path:
+        """With ``check``, raise unless the committed file matches ``text`` (a fresh training
+        run); otherwise write ``text`` as the shipped model and read it anew. Returns the path."""
+        path = self._path()
+        if check:
+            check_committed(path, text, command)
+        else:
+            path.write_text(text, encoding="utf-8")
+            self.reload()
+        return path
+
+    @contextmanager
+    def reading_with(self, stand_in: M | None) -> Iterator[None]:
+        self._stand_ins.append(stand_in)
+        try:
+            yield
+        finally:
+            self._stand_ins.pop()
 
 
 def same_model(committed: dict[str, Any], trained: dict[str, Any]) -> bool:

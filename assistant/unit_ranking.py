@@ -16,15 +16,13 @@ read on one scale. The weights ship as ``assistant/ranking_data/unit_ranker.json
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from assistant.prompt import SourceRef
 from assistant.section_space import SectionSpace
-from assistant.sparse_model import SparseLogistic
+from assistant.sparse_model import Shipped, SparseLogistic
 from assistant.unit_scoring import Scored, UnitScorer
 from assistant.units import unit_text
 
@@ -56,31 +54,14 @@ class UnitRanker(SparseLogistic):
         return cls(weights, intercept, about)
 
 
-@lru_cache(maxsize=1)
-def _shipped() -> UnitRanker | None:
-    if not MODEL_PATH.exists():
-        return None
-    return UnitRanker.from_json(MODEL_PATH.read_text(encoding="utf-8"))
-
-
-_reading_with: list[UnitRanker | None] = []
+SHIPPED: Shipped[UnitRanker] = Shipped(lambda: MODEL_PATH, UnitRanker.from_json)
 
 
 def model() -> UnitRanker | None:
     """The unit ranker answers are composed with: the shipped one, or None (hand scores)."""
-    return _reading_with[-1] if _reading_with else _shipped()
+    return SHIPPED.get()
 
 
-def reload() -> None:
-    """Read the shipped model file again (after ``manage.py build_unit_ranker`` wrote it)."""
-    _shipped.cache_clear()
-
-
-@contextmanager
-def reading_with(fold: UnitRanker | None) -> Iterator[None]:
+def reading_with(fold: UnitRanker | None) -> AbstractContextManager[None]:
     """Answers in this block are composed with ``fold`` (None: hand scores), for the evaluation."""
-    _reading_with.append(fold)
-    try:
-        yield
-    finally:
-        _reading_with.pop()
+    return SHIPPED.reading_with(fold)

@@ -7,7 +7,6 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from assistant import criterion_evidence, evidence_training
-from assistant.sparse_model import check_committed
 
 
 class Command(BaseCommand):
@@ -24,13 +23,12 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         model, about = evidence_training.train()
         text = model.to_json() + "\n"
-        path = criterion_evidence.MODEL_PATH
+        path = criterion_evidence.SHIPPED.publish(
+            text, "build_evidence_model", check=options["check"]
+        )
         if options["check"]:
-            check_committed(path, text, "build_evidence_model")
             self.stdout.write(self.style.SUCCESS(f"Evidence model OK: {path}"))
             return
-        path.write_text(text, encoding="utf-8")
-        criterion_evidence.reload()
         self.stdout.write(
             self.style.SUCCESS(
                 f"Evidence model trained on {about['drafts']} drafts by "

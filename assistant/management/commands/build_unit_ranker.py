@@ -7,7 +7,6 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from assistant import unit_ranking, unit_ranking_training
-from assistant.sparse_model import check_committed
 
 
 class Command(BaseCommand):
@@ -30,13 +29,10 @@ class Command(BaseCommand):
         authors = sorted({e.author for e in items})
         about: dict[str, object] = {"questions": len(items), "authors": authors}
         text = unit_ranking.UnitRanker(model.weights, model.intercept, about).to_json() + "\n"
-        path = unit_ranking.MODEL_PATH
+        path = unit_ranking.SHIPPED.publish(text, "build_unit_ranker", check=options["check"])
         if options["check"]:
-            check_committed(path, text, "build_unit_ranker")
             self.stdout.write(self.style.SUCCESS(f"Unit ranker OK: {path}"))
             return
-        path.write_text(text, encoding="utf-8")
-        unit_ranking.reload()
         self.stdout.write(
             self.style.SUCCESS(
                 f"Unit ranker trained on {about['questions']} questions by "
