@@ -77,9 +77,18 @@ def critical_stems(body: str) -> set[str]:
 
 
 def align(
-    claim_terms: list[str], alternatives: dict[str, set[str]], sentences: Sequence[Sentence]
+    claim_terms: list[str],
+    alternatives: dict[str, set[str]],
+    sentences: Sequence[Sentence],
+    ties: Sequence[str] = (),
 ) -> tuple[list[Sentence], float]:
-    """Greedy alignment: the sentences covering most of the claim's words, and the share covered."""
+    """Greedy alignment: the sentences covering most of the claim's words, and the share covered.
+
+    Among sentences covering as many of ``claim_terms``, the one holding more of ``ties`` wins,
+    then the most specific: a claim whose own words are few ("Accountable: ...; Consulted: ...")
+    is aligned with the table row it quotes, not with the header that shares those few words.
+    """
+    tie_terms = set(ties)
     wanted = list(dict.fromkeys(claim_terms))
     if not wanted:
         return [], 1.0
@@ -95,12 +104,16 @@ def align(
     aligned: list[Sentence] = []
     while remaining and len(aligned) < MAX_ALIGNED:
         # Most of the claim's remaining words; among equals, the most specific sentence.
-        best, gain, best_key = None, set(), (0, 0)
+        best, gain, best_key = None, set(), (0, 0, 0)
         for sentence in sentences:
             if sentence in aligned:
                 continue
             got = hits(sentence, remaining)
-            key = (len(got), -len(sentence.terms))
+            key = (
+                len(got),
+                len(hits(sentence, tie_terms)) if tie_terms else 0,
+                -len(sentence.terms),
+            )
             if got and key > best_key:
                 best, gain, best_key = sentence, got, key
         needed = 1 if not aligned else MIN_FURTHER_GAIN

@@ -126,7 +126,7 @@ def score_source_claim(
     # another sentence that happens to contain it; then measure coverage on every word.
     critical = matching.critical_stems(body)
     aligned, _ = matching.align(
-        [t for t in terms if t not in critical] or terms, alternatives, pool
+        [t for t in terms if t not in critical] or terms, alternatives, pool, ties=terms
     )
     context = [*aligned, *headers]
     coverage = matching.covered_share(terms, alternatives, context)

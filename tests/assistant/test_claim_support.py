@@ -166,3 +166,44 @@ def test_overall_score_is_the_mean_and_scores_are_bounded() -> None:
     assert [c.supported for c in report.claims] == [True, False]
     assert 0.0 <= min(c.score for c in report.claims) and max(c.score for c in report.claims) <= 1.0
     assert report.score == round(sum(c.score for c in report.claims) / 2, 3)
+
+
+RACI = SourceRef(
+    "P1",
+    lanes.PACKAGE_CITATION,
+    "Governance — RACI for key decisions",
+    "| Decision | Accountable | Responsible | Consulted | Informed |\n"
+    "|---|---|---|---|---|\n"
+    "| Gate 4 production go-live | Product owner | Product owner | Risk owner, model owner |"
+    " Reviewers |\n"
+    "| Residual risk acceptance | Risk owner | Product owner | Security reviewer | Model owner |\n"
+    "| Model change | Model owner | Model owner | Risk owner, product owner, platform owner |"
+    " Change advisory board |",
+)
+
+
+def _raci(text: str) -> cs.ClaimScore:
+    request = ProviderRequest(
+        mode=Mode.PACKAGE_ONLY, question="q", lane_order=(lanes.PACKAGE_SAYS,), package_refs=(RACI,)
+    )
+    (claim,) = cs.check([Lane(lanes.PACKAGE_SAYS, text, ())], request, expansion=EXPANSION).claims
+    return claim
+
+
+def test_a_quoted_table_row_of_roles_is_read_against_its_row_not_the_header() -> None:
+    # Nearly every word of the row is a role: the few others (the column names) are in the
+    # header line too, so the row must win on the claim's roles.
+    quoted = _raci(
+        "Model change — Accountable: Model owner; Responsible: Model owner; Consulted: Risk owner,"
+        " product owner, platform owner; Informed: Change advisory board. [P1]"
+    )
+    assert quoted.supported, quoted.reasons
+
+
+def test_a_row_with_a_changed_role_still_fails() -> None:
+    changed = _raci(
+        "Residual risk acceptance — Accountable: Platform owner; Responsible: Product owner;"
+        " Consulted: Security reviewer; Informed: Model owner. [P1]"
+    )
+    assert not changed.supported
+    assert cs.ROLE in changed.reasons
