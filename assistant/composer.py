@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from assistant import section_kinds, unit_ranking
 from assistant.expansion import Expansion
 from assistant.prompt import SourceRef
+from assistant.question_memory import Votes
 from assistant.question_types import FIGURE, LISTING, WHO, has_type_signal
 from assistant.section_space import SectionSpace
 from assistant.unit_scoring import MAX_LIST_ITEMS, Scored, UnitScorer
@@ -50,6 +51,8 @@ class Composer:
     idf: Callable[[str], float | None]
     #: The package's latent space, one of the learnt unit ranker's features (None: left out).
     space: SectionSpace | None = None
+    #: What the nearest labelled questions say about this one, another of its features.
+    votes: Votes | None = None
     _kinds: dict[int, str] = field(default_factory=dict, repr=False, compare=False)
 
     def compose(self, refs: tuple[SourceRef, ...]) -> str:
@@ -132,7 +135,7 @@ class Composer:
         ranker = unit_ranking.model()
         if ranker is None:
             return [s for i, ref in enumerate(refs) for s in scorer.score_ref(i, ref)]
-        return ranker.rescore(unit_ranking.described(scorer, refs, self.space))
+        return ranker.rescore(unit_ranking.described(scorer, refs, self.space, self.votes))
 
     def _widen(self, lead: Scored, scored: list[Scored], qtype: str) -> Scored:
         """A listing question led by one item or row gets the whole list; so does a lead-in."""

@@ -4,8 +4,9 @@ Every feature is a property of the pair that holds for any package, not a word o
 how much of the question the first-stage BM25 score, the heading, the artifact title, one unit
 of the section or the whole section covers (IDF-weighted); how close the two lie in the
 package's own latent space (``assistant/section_space.py``); how likely the question is about
-the section's artifact (``assistant/screening/topics.py``, learnt from the screening corpus); whether the question names the
-heading or asks for the term the section defines; what kind of section it is (guidance,
+the section's artifact (``assistant/screening/topics.py``, learnt from the screening corpus);
+how strongly the nearest labelled questions vote for it (``assistant/question_memory.py``);
+whether the question names the heading or asks for the term the section defines; what kind of section it is (guidance,
 checklist, definition, example, anti-pattern) crossed with what the question asks for (a role,
 a figure, a list, a definition, a reason, a method); and whether the section holds what that
 kind of question wants (a sentence naming a role that decides, a figure, a list or table).
@@ -19,7 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from assistant import question_types, section_kinds
+from assistant import question_memory, question_types, section_kinds
 from assistant.retrieval import Index
 from assistant.types import PackageRow
 from assistant.units import ITEM, LIST, ROW, SENTENCE, TABLE, units
@@ -63,6 +64,9 @@ FEATURES: tuple[str, ...] = (
     "listing_question*log_list_items",
     "artifact_topic_probability",
     "log_artifact_topic_probability",
+    "neighbour_vote",
+    "neighbour_voted",
+    "neighbour_vote*nearest_similarity",
     *(f"kind:{k}" for k in CROSSED_KINDS),
     *(f"qtype:{q}*kind:{k}" for q in QTYPES for k in CROSSED_KINDS),
     *(f"qtype:{q}*signal:{s}" for q in QTYPES for s in SIGNALS),
@@ -85,6 +89,8 @@ class QuestionTerms:
     qtype: str
     term: frozenset[str]
     warn: bool
+    #: What the nearest labelled questions say (``assistant/question_memory.py``).
+    votes: question_memory.Votes = question_memory.NO_VOTES
 
 
 def analyse(index: Index, question: str) -> QuestionTerms:
@@ -105,6 +111,7 @@ def analyse(index: Index, question: str) -> QuestionTerms:
         qtype=question_types.question_type(question),
         term=frozenset(content_stems(term)) if term else frozenset(),
         warn=bool(_WARN_Q.search(question)),
+        votes=question_memory.for_index(index).votes(question),
     )
 
 
@@ -179,6 +186,7 @@ def vector(
 ) -> list[float]:
     """The feature vector of one candidate section, in ``FEATURES`` order."""
     p = profile(row.heading, row.title, row.text)
+    neighbour_vote = q.votes.section(row.source_path, row.heading)
     heading_weight = sum(q.idf.get(t, 0.0) or 0.0 for t in p.heading) or 0.0
     named = p.heading & q.expanded
     heading_idf = {t: q.idf.get(t, 0.0) for t in p.heading}
@@ -221,6 +229,9 @@ def vector(
         math.log1p(p.list_items) / 3.0 if q.qtype == question_types.LISTING else 0.0,
         topic_probability,
         math.log(topic_probability + 1e-3) / 7.0,
+        neighbour_vote,
+        1.0 if neighbour_vote > 0 else 0.0,
+        neighbour_vote * q.votes.nearest,
     ]
     values += [1.0 if kind == k else 0.0 for k in CROSSED_KINDS]
     values += [1.0 if q.qtype == qt and kind == k else 0.0 for qt in QTYPES for k in CROSSED_KINDS]

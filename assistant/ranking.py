@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from assistant import rank_features, section_kinds, section_space
+from assistant import question_memory, rank_features, section_kinds, section_space
 from assistant.retrieval import Hit, Index, SearchResult
 from assistant.screening.artifact import get_screening
 from assistant.types import PackageRow
@@ -29,6 +29,8 @@ from core.text import content_stems
 DEPTH = 24
 # Sections taken from the package's latent space besides BM25's, for questions in other words.
 SEMANTIC_CANDIDATES = 8
+# Sections the nearest labelled questions voted for, besides both (assistant/question_memory.py).
+REMEMBERED_CANDIDATES = 5
 MODEL_PATH = Path(__file__).resolve().parent / "ranking_data" / "ranker.json"
 
 
@@ -85,9 +87,10 @@ def candidates(
     index: Index, question: str, result: SearchResult, q: rank_features.QuestionTerms | None = None
 ) -> list[Candidate]:
     """BM25's leading rows, the rows the question names by heading, the sections of the artifact
-    the question is most likely about (the topic classifier) and the sections closest to it in
-    the package's latent space, with their features. The last two reach a section a question
-    asks about in other words than the package's ("who's on the hook" for an owner).
+    the question is most likely about (the topic classifier), the sections closest to it in
+    the package's latent space and those the nearest labelled questions were answered from, with
+    their features. The last three reach a section a question asks about in other words than
+    the package's ("who's on the hook" for an owner).
 
     ``q`` is the question analysed against ``index`` (``rank_features.analyse``), when the caller
     has it already."""
@@ -104,6 +107,7 @@ def candidates(
         *_headed_rows(index, q.own, q.term),
         *_topic_rows(index, topic_of),
         *(_rows_by_id(index)[i] for i in space.nearest(q_vector, SEMANTIC_CANDIDATES)),
+        *_remembered_rows(index, q.votes),
     ):
         pool.setdefault(row.row_id, (Hit(row=row, score=0.0, matched_terms=()), None))
     return [
@@ -143,10 +147,23 @@ def search(index: Index, question: str, *, k: int) -> SearchResult:
         key=lambda item: (-item[0], item[1]),
     )
     hits = tuple(dataclasses.replace(hit, score=share) for share, _, hit in scored[:k])
-    term = rank_features.analyse(index, question).term
+    term = q.term
     defined = bool(term) and any(frozenset(content_stems(h.row.heading)) == term for h in hits[:1])
     # ``top_score`` stays BM25's: the answerability judge (assistant/answerability.py) weighs it.
     return dataclasses.replace(result, hits=hits, supported=result.supported or defined)
+
+
+def _remembered_rows(index: Index, votes: question_memory.Votes) -> list[PackageRow]:
+    """The package rows the nearest labelled questions voted for most, best first."""
+    by_key = _rows_by_key(index)
+    ranked = sorted(votes.sections.items(), key=lambda kv: (-kv[1], kv[0]))
+    rows = [by_key[key] for key, _ in ranked if key in by_key]
+    return rows[:REMEMBERED_CANDIDATES]
+
+
+@lru_cache(maxsize=8)
+def _rows_by_key(index: Index) -> dict[tuple[str, str], PackageRow]:
+    return {(row.source_path, row.heading): row for row in index.rows}
 
 
 def _topic_rows(index: Index, topic_of: dict[str, float]) -> tuple[PackageRow, ...]:

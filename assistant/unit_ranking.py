@@ -7,8 +7,10 @@ authors' questions. This model learns, from the key facts of the ranker's traini
 question-term overlap and its share, the heading's, the unit's shape and kind, what the question
 asks against what the unit holds (a deciding role, a figure, the sentence defining the term, a
 whole list), the section's kind and rank, the unit's place and length, the hand score relative
-to the question's best unit, and the unit's latent-semantic similarity to the question
-(``assistant/section_space.py``). A unit's score is the model's probability that it holds a
+to the question's best unit, the unit's latent-semantic similarity to the question
+(``assistant/section_space.py``), and how much of the key facts the nearest labelled questions
+named it holds (``assistant/question_memory.py``; a whole list or table apart, since it holds
+every item's). A unit's score is the model's probability that it holds a
 key fact, so the composer's shares ("a supporting unit scores at least a quarter of the lead")
 read on one scale. The weights ship as ``assistant/ranking_data/unit_ranker.json`` (built by
 ``manage.py build_unit_ranker``); without that file the hand scores are used.
@@ -21,16 +23,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assistant.prompt import SourceRef
+from assistant.question_memory import Votes
 from assistant.section_space import SectionSpace
 from assistant.sparse_model import Shipped, SparseLogistic
 from assistant.unit_scoring import Scored, UnitScorer
-from assistant.units import unit_text
+from assistant.units import LIST, TABLE, unit_text
 
 MODEL_PATH = Path(__file__).resolve().parent / "ranking_data" / "unit_ranker.json"
 
 
 def described(
-    scorer: UnitScorer, refs: tuple[SourceRef, ...], space: SectionSpace | None
+    scorer: UnitScorer,
+    refs: tuple[SourceRef, ...],
+    space: SectionSpace | None,
+    votes: Votes | None = None,
 ) -> list[tuple[Scored, dict[str, float]]]:
     """Every scored unit of every sent source with its features, the question's own included."""
     rows = [d for i, ref in enumerate(refs) for d in scorer.described(i, ref)]
@@ -40,6 +46,10 @@ def described(
         feats["relative_score"] = scored.score / best
         if space is not None:
             feats["latent"] = float(question @ space.question_vector(unit_text(scored.unit)))
+        if votes is not None and votes.facts:
+            held = votes.facts_held(unit_text(scored.unit))
+            whole = scored.unit.kind in (LIST, TABLE)
+            feats["neighbour_facts_whole" if whole else "neighbour_facts"] = held
     return rows
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from sklearn.feature_extraction import DictVectorizer
 from sklearn.linear_model import LogisticRegression
 
-from assistant import answer_eval, ranker_training, section_space, services
+from assistant import answer_eval, question_memory, ranker_training, section_space, services
 from assistant.context_pack import get_context_pack
 from assistant.prompt import ProviderRequest, SourceRef
 from assistant.providers.base import ProviderResponse
@@ -73,14 +73,18 @@ def examples() -> list[Example]:
     for path in ranker_training.training_sets():
         for q in answer_eval.load(path):
             provider.refs = ()
-            services.answer(question=q.question, provider=provider)
+            # As for a new asker: the question's own author is not in the labelled-question memory.
+            with question_memory.excluding({q.author}):
+                services.answer(question=q.question, provider=provider)
             refs = provider.refs
             if not refs:
                 continue
             facts = [answer_eval.fact_text(f) for f in q.key_facts]
             scorer = UnitScorer(q.question, index.expansion, index.idf)
+            with question_memory.excluding({q.author}):
+                votes = question_memory.for_index(index).votes(q.question)
             units: list[Unit] = []
-            for scored, feats in described(scorer, refs, space):
+            for scored, feats in described(scorer, refs, space, votes):
                 text = answer_eval.plain(render(scored.unit, refs[scored.ref_index]))
                 held = sum(f in text for f in facts)
                 units.append((feats, answers(held, scored.unit.kind, q.qtype), scored.score))

@@ -5,7 +5,7 @@ With uploaded session sources it adds the structured review lanes (assistant.pro
 
 from __future__ import annotations
 
-from assistant import conflict, criteria_lanes, lanes, review, section_space
+from assistant import conflict, criteria_lanes, lanes, question_memory, review, section_space
 from assistant.composer import Composer
 from assistant.context_pack import get_context_pack
 from assistant.lane_labels import neutralise
@@ -68,7 +68,11 @@ class DeterministicProvider(BaseProvider):
         """The composed answer (assistant/composer.py), weighted by the package's own term IDF."""
         index = get_context_pack().index
         return Composer(
-            request.question, index.expansion, index.idf, section_space.for_index(index)
+            request.question,
+            index.expansion,
+            index.idf,
+            section_space.for_index(index),
+            question_memory.for_index(index).votes(request.question),
         ).compose(request.package_refs)
 
     @staticmethod

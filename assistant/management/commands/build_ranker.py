@@ -19,7 +19,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        model, about = ranker_training.train()
+        model, about = ranker_training.train(cross_author=not options["check"])
         text = model.to_json(**about) + "\n"
         if options["check"]:
             check_committed(ranking.MODEL_PATH, text, "build_ranker", _same)

@@ -105,6 +105,9 @@ ANSWER_SETS = (
     ("final3-frontline.jsonl", "third final test", Path("answers/final3-frontline.jsonl")),
     ("final4-riskmgr.jsonl", "fourth final test", Path("answers/final4-riskmgr.jsonl")),
     ("final4-slack.jsonl", "fourth final test", Path("answers/final4-slack.jsonl")),
+    ("final5-finctl.jsonl", "fifth final test", Path("answers/final5-finctl.jsonl")),
+    ("final5-uxres.jsonl", "fifth final test", Path("answers/final5-uxres.jsonl")),
+    ("final5-helpdesk.jsonl", "fifth final test", Path("answers/final5-helpdesk.jsonl")),
 )
 REVIEW_SETS = (
     ("privacy", "held-out"),
@@ -129,6 +132,7 @@ def _quality(eval_dir: Path) -> str:
         "second final test",
         "third final test",
         "fourth final test",
+        "fifth final test",
     ):
         if pooled.get(role):
             parts.append(answer_eval.render_markdown(f"{role}, pooled", role, pooled[role]))
@@ -163,17 +167,22 @@ QUALITY_HEADER = """## Answer quality and criteria-level review
 How an offline answer is chosen: BM25 finds candidate sections; a learned ranker
 (`assistant/ranking.py`, a pairwise logistic regression over package-agnostic pair features in
 `assistant/rank_features.py`) orders them together with the sections of the artifact the question
-is likeliest about and the nearest sections in the package's latent space, reading among others
-the section's latent-semantic similarity to the question (fitted on the package itself) and the
-probability that the question is about the section's artifact (`assistant/screening/topics.py`,
-learnt from the topic-labelled screening questions, whose authors wrote no answer set); sections
+is likeliest about, the nearest sections in the package's latent space and the sections the
+nearest labelled training questions were answered from (`assistant/question_memory.py`), reading
+among others the section's latent-semantic similarity to the question (fitted on the package
+itself), the probability that the question is about the section's artifact
+(`assistant/screening/topics.py`, learnt from the topic-labelled screening questions, whose
+authors wrote no answer set) and how strongly the twenty nearest training questions vote for the
+section; sections
 whose softmax share is at least a tenth of the best one's are sent, plus a checklist for a list
 question. The composer
 (`assistant/composer.py`) leads with the unit that answers (with the next sentence of its
 paragraph), a whole list or table for a list question, and adds a unit only when it brings a new
 term or section; which unit answers is scored by a learnt unit ranker (`assistant/unit_ranking.py`,
-a logistic regression over the named parts of the hand score and the unit's latent similarity
-to the question, trained on the key facts of the ranker's training questions). The section
+a logistic regression over the named parts of the hand score, the unit's latent similarity to
+the question and the share of the nearest training questions' key facts it holds, trained on the
+key facts of the ranker's training questions). Both models featurise each training question
+with its own author's questions hidden from the memory, as a new asker's question is. The section
 ranker's cross-author hit@1 (each training set scored by a model trained on the others) is
 printed by `manage.py build_ranker`; the unit ranker's (how often the best unit holds a key fact,
 against the hand score) by `manage.py build_unit_ranker --cross-author`.
@@ -194,10 +203,12 @@ were set on the first two. Ten further authors read only the package and nobody 
 answer pipeline has read their questions: `heldout-counsel.jsonl` and `heldout-pm.jsonl` were
 measured, as pooled figures only, a few times while the ranker was designed (a check that a
 change carried over to new authors); `final-sre.jsonl` and `final-exec.jsonl` were measured when
-the design was frozen, and then looked at only as refusal counts. Each later pair
-(`final2-*`, `final3-*`, `final4-*`) was commissioned after the changes before it, written by
-authors who saw none of them, and measured once when they were done (`final4-*` once more, with
-the unit ranker, whose design was chosen on the training authors' cross-author figures only). The review's evidence
+the design was frozen, and then looked at only as refusal counts. Each later group
+(`final2-*`, `final3-*`, `final4-*`, `final5-*`) was commissioned after the changes before it,
+written by authors who saw none of them, and measured once when they were done (`final4-*` once
+more, with the unit ranker; every set once more with the labelled-question memory, whose design
+was chosen on the training authors' cross-author figures only, before `final5-*` was first
+measured). The review's evidence
 model (`assistant/criterion_evidence.py`) is trained on the drafts of consultant, engineer,
 platform-lead and secarch (`assistant/review_data/drafts/`); their figures below are read
 out of author (each author's drafts by a model whose weights and threshold were learnt from the
