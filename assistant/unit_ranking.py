@@ -47,9 +47,12 @@ def described(
         if space is not None:
             feats["latent"] = float(question @ space.question_vector(unit_text(scored.unit)))
         if votes is not None and votes.facts:
-            held = votes.facts_held(unit_text(scored.unit))
-            whole = scored.unit.kind in (LIST, TABLE)
-            feats["neighbour_facts_whole" if whole else "neighbour_facts"] = held
+            total, likeliest = votes.facts_held(unit_text(scored.unit))
+            name = (
+                "neighbour_facts_whole" if scored.unit.kind in (LIST, TABLE) else "neighbour_facts"
+            )
+            feats[name] = total
+            feats[f"{name}_likeliest"] = likeliest
     return rows
 
 

@@ -95,6 +95,13 @@ ANSWER_SETS = (
     ),
     ("questions-sponsor.jsonl", "ranker training set", RANKING_DATA / "questions-sponsor.jsonl"),
     ("questions-chatops.jsonl", "ranker training set", RANKING_DATA / "questions-chatops.jsonl"),
+    ("questions-qalead.jsonl", "ranker training set", RANKING_DATA / "questions-qalead.jsonl"),
+    ("questions-intern.jsonl", "ranker training set", RANKING_DATA / "questions-intern.jsonl"),
+    (
+        "questions-vendormgr.jsonl",
+        "ranker training set",
+        RANKING_DATA / "questions-vendormgr.jsonl",
+    ),
     ("heldout-counsel.jsonl", "held-out", Path("answers/heldout-counsel.jsonl")),
     ("heldout-pm.jsonl", "held-out", Path("answers/heldout-pm.jsonl")),
     ("final-sre.jsonl", "final test", Path("answers/final-sre.jsonl")),
@@ -197,9 +204,10 @@ missing or contradicted. recall: missing or contradicted criteria the review doe
 false alarms: present criteria it does not pass; contradictions flagged: contradicted criteria
 reported as blocker or concern; verbatim: uploaded quotes that are exact (whitespace-collapsed)
 substrings of the extracted draft. The section ranker (`assistant/ranking.py`) is trained on the
-analyst, auditor, opsdirector, servicedesk, sponsor and chatops questions
-(`assistant/ranking_data/`), so their figures are training figures; the composer's few constants
-were set on the first two. Ten further authors read only the package and nobody working on the
+analyst, auditor, opsdirector, servicedesk, sponsor, chatops, qalead, intern and vendormgr
+questions (`assistant/ranking_data/`), so their figures are training figures (the memory hides
+a question's own author, but the rankers' weights saw it); the composer's few constants
+were set on the first two. Thirteen further authors read only the package and nobody working on the
 answer pipeline has read their questions: `heldout-counsel.jsonl` and `heldout-pm.jsonl` were
 measured, as pooled figures only, a few times while the ranker was designed (a check that a
 change carried over to new authors); `final-sre.jsonl` and `final-exec.jsonl` were measured when
@@ -208,7 +216,8 @@ the design was frozen, and then looked at only as refusal counts. Each later gro
 written by authors who saw none of them, and measured once when they were done (`final4-*` once
 more, with the unit ranker; every set once more with the labelled-question memory, whose design
 was chosen on the training authors' cross-author figures only, before `final5-*` was first
-measured). The review's evidence
+measured; `final5-*` once more when three training authors, commissioned before that
+measurement, were added). The review's evidence
 model (`assistant/criterion_evidence.py`) is trained on the drafts of consultant, engineer,
 platform-lead and secarch (`assistant/review_data/drafts/`); their figures below are read
 out of author (each author's drafts by a model whose weights and threshold were learnt from the
