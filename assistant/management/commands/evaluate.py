@@ -216,8 +216,9 @@ the design was frozen, and then looked at only as refusal counts. Each later gro
 written by authors who saw none of them, and measured once when they were done (`final4-*` once
 more, with the unit ranker; every set once more with the labelled-question memory, whose design
 was chosen on the training authors' cross-author figures only, before `final5-*` was first
-measured; `final5-*` once more when three training authors, commissioned before that
-measurement, were added). The review's evidence
+measured; `final5-*` twice more: after three training authors, commissioned before its first
+measurement, were added, and after the memory's votes were reweighted on those training
+authors' cross-author figures; none of its questions was read). The review's evidence
 model (`assistant/criterion_evidence.py`) is trained on the drafts of consultant, engineer,
 platform-lead and secarch (`assistant/review_data/drafts/`); their figures below are read
 out of author (each author's drafts by a model whose weights and threshold were learnt from the
