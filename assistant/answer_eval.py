@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from assistant import lanes, services
+from assistant import lanes, question_memory, services
 from assistant.figures_table import figures_table
 from assistant.modes import RunState
 from assistant.providers.deterministic import DeterministicProvider
@@ -83,7 +83,7 @@ def plain(text: str) -> str:
 
 
 def fact_text(fact: str) -> str:
-    return " ".join(_MARKUP.sub(" ", fact).lower().split())
+    return question_memory.plain(fact)
 
 
 def cited_sections(run: Run) -> tuple[tuple[str, str], ...]:

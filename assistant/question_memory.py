@@ -25,7 +25,7 @@ import contextvars
 import json
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -66,7 +66,7 @@ class Votes:
 
     #: Each voted section's share of the neighbours' total similarity (0-1).
     sections: dict[SectionKey, float]
-    #: Each key fact the neighbours named, with its share (0-1), in ``plain`` form.
+    #: Each key fact the neighbours named (in ``plain`` form), with its share (0-1).
     facts: dict[str, float]
     #: The cosine of the nearest neighbour: how closely anyone asked this before.
     nearest: float
@@ -111,7 +111,10 @@ class QuestionMemory:
         if not any(texts):
             return cls(None, None, (), np.array([]), correct)
         matrix = vectorizer.fit_transform(texts)
-        remembered = tuple(r for _, r in questions)
+        # Key facts are matched in ``plain`` form: normalised once here, not on every vote.
+        remembered = tuple(
+            replace(r, key_facts=tuple(filter(None, map(plain, r.key_facts)))) for _, r in questions
+        )
         authors = np.array([r.author for r in remembered])
         return cls(vectorizer, matrix, remembered, authors, correct)
 
@@ -140,7 +143,7 @@ class QuestionMemory:
             for rank, key in enumerate(r.sections):
                 weight = 1.0 if rank == 0 else LATER_SECTION_WEIGHT
                 sections[key] = sections.get(key, 0.0) + s * weight / total
-            for fact in filter(None, map(plain, r.key_facts)):
+            for fact in r.key_facts:
                 facts[fact] = facts.get(fact, 0.0) + s / total
         return Votes(sections, facts, near[0][1])
 
