@@ -3,9 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-APP_PACKAGES := aicd accounts assistant core registry_review uploads
+APP_PACKAGES := aicd accounts assistant core learning registry_review uploads
 
-.PHONY: run test install lint typecheck eval bench check-package serve clean
+.PHONY: run test install lint typecheck eval bench check-package models models-check serve clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,10 +16,10 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 ## run: install, migrate, build the context pack, print the demo login, serve on 127.0.0.1:8000
+## (the learnt models are committed under models/; the worker loads them and never trains)
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py build_context_pack
-	$(BIN)/python manage.py build_screening_model
 	$(BIN)/python manage.py ensure_demo_user
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
@@ -37,7 +37,6 @@ DB_TESTS := tests/accounts tests/aicd/test_database.py tests/aicd/test_csrf_and_
 	tests/registry_review/test_source_owner_commands.py
 
 test: $(PG_STAMP)
-	$(BIN)/python manage.py build_screening_model
 	bash scripts/fetch-axe-core || test $$? -eq 3   # 3: no npm, the accessibility scan skips
 	bash scripts/with-test-services sh -c '$(BIN)/python -m pytest && \
 		AICD_TEST_DATABASE_URL="$$AICD_TEST_POSTGRES_URL" $(BIN)/python -m pytest $(DB_TESTS)'
@@ -49,7 +48,6 @@ WORKERS ?= $(or $(AICD_WORKERS),2)
 serve: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py build_context_pack
-	$(BIN)/python manage.py build_screening_model
 	$(BIN)/python manage.py collectstatic --noinput
 	$(BIN)/python -m compileall -q $(APP_PACKAGES)
 	AICD_WORKERS=$(WORKERS) $(BIN)/gunicorn -c gunicorn.conf.py
@@ -64,7 +62,6 @@ $(BENCH_STAMP): $(STAMP) pyproject.toml
 	@touch $(BENCH_STAMP)
 
 bench: $(BENCH_STAMP)
-	$(BIN)/python manage.py build_screening_model
 	bash scripts/install-missing redis-server=redis-server redis-cli=redis-tools wrk=wrk \
 		pdftotext=poppler-utils
 	$(BIN)/python -m bench
@@ -79,12 +76,19 @@ lint: $(STAMP)
 ## claim verifier benchmark (held-out recall, precision, false rejections) -> docs/evaluation.md
 eval: $(STAMP)
 	$(BIN)/python manage.py build_context_pack
-	$(BIN)/python manage.py build_screening_model
 	$(BIN)/python manage.py evaluate --write docs/evaluation.md
 
 check-package: $(STAMP)
 	$(BIN)/python manage.py build_context_pack --check
-	$(BIN)/python manage.py build_screening_model --check
+
+## models: retrain every committed model under models/ from data/ (about seven minutes);
+## models-check: the same training, failing if a committed model no longer matches
+MODEL_COMMANDS := build_screening_model build_ranker build_unit_ranker build_evidence_model
+models: $(STAMP)
+	for c in $(MODEL_COMMANDS); do $(BIN)/python manage.py $$c || exit 1; done
+
+models-check: $(STAMP)
+	for c in $(MODEL_COMMANDS); do $(BIN)/python manage.py $$c --check || exit 1; done
 
 clean:
 	rm -rf var staticfiles test-artifacts

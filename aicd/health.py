@@ -25,9 +25,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from assistant import context_pack
-from assistant.package import package_version
-from assistant.screening import artifact as screening_artifact
+from assistant.package.artifacts import package_version
+from assistant.pipeline import readiness as model_readiness
+from assistant.retrieval import context_pack
 
 logger = logging.getLogger(__name__)
 
@@ -40,9 +40,9 @@ def _context_pack() -> bool:
     return pack.package_version == package_version(Path(settings.AICD_PACKAGE_DIR))
 
 
-def _screening_model() -> bool:
-    screening_artifact.get_screening()
-    return True
+def _models() -> bool:
+    """Every learnt model is built and fits this code (loading only: the worker never trains)."""
+    return not model_readiness.missing_models()
 
 
 def _cache() -> bool:
@@ -61,7 +61,7 @@ def _database() -> bool:
 
 CHECKS: dict[str, Callable[[], bool]] = {
     "context_pack": _context_pack,
-    "screening_model": _screening_model,
+    "models": _models,
     "cache": _cache,
     "database": _database,
 }
@@ -131,7 +131,7 @@ class ReadyView(APIView):
                     "status": "ready",
                     "checks": {
                         "context_pack": OK,
-                        "screening_model": OK,
+                        "models": OK,
                         "cache": OK,
                         "database": OK,
                     },

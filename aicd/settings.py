@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "assistant",
     "registry_review",
     "uploads",
+    "learning",
 ]
 
 MIDDLEWARE = [
@@ -90,6 +91,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
+    "core.not_ready.NotReadyMiddleware",
 ]
 
 ROOT_URLCONF = "aicd.urls"
@@ -123,8 +125,8 @@ AICD_REDIS_URL = env.get_str("AICD_REDIS_URL")
 if AICD_REDIS_URL:
     CACHES = {
         "default": {
-            # Django's Redis backend, reusing one redis-py client per pool (see aicd/cache.py).
-            "BACKEND": "aicd.cache.RedisCache",
+            # Django's Redis backend, reusing one redis-py client per pool (see core/cache.py).
+            "BACKEND": "core.cache.RedisCache",
             "LOCATION": AICD_REDIS_URL,
             "KEY_PREFIX": "aicd",
         }
@@ -191,7 +193,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["assistant.parsers.SafeJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["assistant.web.parsers.SafeJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "core.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -276,8 +278,9 @@ LOGGING = {
 # ---------------------------------------------------------------- the assistant's own settings
 AICD_PACKAGE_DIR = Path(env.get_str("AICD_PACKAGE_DIR") or BASE_DIR / "sample_package")
 AICD_CONTEXT_PACK_DIR = Path(env.get_str("AICD_CONTEXT_PACK_DIR") or VAR_DIR / "context_pack")
-# The screening artifact (intent classifier and answerability weights): build_screening_model.
-AICD_SCREENING_MODEL_DIR = Path(env.get_str("AICD_SCREENING_MODEL_DIR") or VAR_DIR / "screening")
+# The learnt models the worker loads (never trains): models/MANIFEST.json names each one and
+# what built it; the learning side's build_* commands write them (docs/operations.md).
+AICD_MODEL_DIR = Path(env.get_str("AICD_MODEL_DIR") or BASE_DIR / "models")
 # The provider and adapter names are checked against their registries (PROVIDERS in
 # assistant/providers/base.py, ADAPTERS in assistant/current/base.py) by the system checks
 # provider.E001 and current.E001, so the set of names is written in one place each.
@@ -297,7 +300,7 @@ AICD_CURRENT_CONTEXT_ALLOWED_PORTS = env.get_int_list("AICD_CURRENT_CONTEXT_ALLO
 AICD_PRICE_INPUT_PER_1K = env.get_float("AICD_PRICE_INPUT_PER_1K")
 AICD_PRICE_OUTPUT_PER_1K = env.get_float("AICD_PRICE_OUTPUT_PER_1K")
 AICD_MAX_QUESTION_CHARS = env.get_int("AICD_MAX_QUESTION_CHARS", 2000, minimum=50)
-# Claim-level support of provider answers (assistant/claim_support.py, docs/source-boundaries.md):
+# Claim-level support of provider answers (assistant/verify/claim_support.py, docs/source-boundaries.md):
 # the score each claim must reach, and what happens to an answer with a claim below it.
 AICD_CLAIM_SUPPORT_THRESHOLD = env.get_fraction("AICD_CLAIM_SUPPORT_THRESHOLD", 0.85)
 AICD_UNSUPPORTED_CLAIMS = env.get_choice(

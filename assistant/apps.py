@@ -8,4 +8,5 @@ class AssistantConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from assistant.pipeline import readiness  # noqa: F401 - registers the models check
         from assistant.providers import checks  # noqa: F401 - registers the provider checks

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from assistant import api, views
+from assistant.web import api, views
 
 app_name = "assistant"
 

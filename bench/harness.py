@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.servers import REPO, Gunicorn, app_env, create_users, free_port, manage
+from bench.servers import REPO, Gunicorn, app_env, create_users, free_port, manage
 
 BENCH_USER = "bench"
 BENCH_PASSWORD = "bench-only-password-on-loopback"  # noqa: S105 - a throwaway loopback account

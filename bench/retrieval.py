@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from assistant.types import PackageRow
+from assistant.domain.types import PackageRow
 from bench.report import Report, Row, mib, ms, times
 
 K = 8
@@ -42,8 +42,8 @@ def _doc_text(row: PackageRow) -> str:
 
 
 def _build_app(rows: list[PackageRow]) -> Callable[[str], list[int]]:
-    from assistant.expansion import Expansion
-    from assistant.retrieval import Index
+    from assistant.package.expansion import Expansion
+    from assistant.retrieval.index import Index
     from bench import synthetic
 
     index = Index.build(rows, Expansion.from_glossary(synthetic.glossary()))

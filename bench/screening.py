@@ -37,10 +37,10 @@ def measure(rounds: int = ROUNDS) -> dict[str, float]:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "aicd.settings")
     django.setup()
-    from assistant import policy
-    from assistant.context_pack import get_context_pack
-    from assistant.screening import corpus
+    from assistant.pipeline import policy
+    from assistant.retrieval.context_pack import get_context_pack
     from bench import rule_screen
+    from learning.screening import corpus
 
     questions = [e.question for e in corpus.load()][::10]
     pack = get_context_pack()

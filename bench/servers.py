@@ -38,7 +38,7 @@ def app_env(workdir: Path, **overrides: str) -> dict[str, str]:
         AICD_CONTEXT_PACK_DIR=str(workdir / "context_pack"),
         # The screening artifact make builds (make test, make bench): without it each worker
         # trains one in memory on its first question, tens of seconds on a busy machine.
-        AICD_SCREENING_MODEL_DIR=str(REPO / "var" / "screening"),
+        AICD_MODEL_DIR=str(REPO / "models"),
         PYTHONUNBUFFERED="1",
     )
     env.update(overrides)

@@ -15,7 +15,7 @@ import random
 import sys
 from collections.abc import Iterator
 
-from assistant.types import PackageRow
+from assistant.domain.types import PackageRow
 
 SEED = 20261129
 VOCABULARY_SIZE = 30_000

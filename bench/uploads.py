@@ -22,7 +22,7 @@ import redis
 from bench import documents
 from bench.harness import BENCH_PASSWORD, BENCH_USER, App
 from bench.report import Report, Row, ms, times
-from tests.servers import Browser
+from bench.servers import Browser
 
 SOURCES = "/api/session-sources"
 SESSION_CHARS = 120_000

@@ -5,6 +5,7 @@ The body, ``{"error": {"code", "message", "fields"?}}``, is specified in docs/ap
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
@@ -12,6 +13,19 @@ from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+logger = logging.getLogger(__name__)
+
+
+class NotReady(RuntimeError):
+    """Something this worker loads (a model, the context pack) is not built: an operator's fix.
+
+    The message names what is missing and the command that builds it; it goes to the log only.
+    A person or client is told that the service is not ready (503), nothing more.
+    """
+
+
+NOT_READY_MESSAGE = "The assistant is not ready: an operator must build what it loads."
 
 
 class ApplicationError(Exception):
@@ -49,6 +63,9 @@ def _flatten(detail: Any) -> Any:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """Render every API error as ``{"error": {"code", "message", "fields"?}}``."""
+    if isinstance(exc, NotReady):
+        logger.error("Not ready: %s", exc)
+        return Response(error_body("not_ready", NOT_READY_MESSAGE), status=503)
     if isinstance(exc, ApplicationError):
         return Response(error_body(exc.code, exc.message, exc.fields), status=exc.status_code)
     if isinstance(exc, RequestDataTooBig):

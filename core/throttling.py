@@ -20,7 +20,7 @@ from rest_framework.request import Request
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from aicd.cache import RedisCache
+from core.cache import RedisCache
 
 # The sliding log of DRF's SimpleRateThrottle, done inside Redis: drop entries older than the
 # window, refuse at the limit, else record this request. Time is Redis's clock, so workers on

@@ -1,1 +1,1 @@
-"""learning."""
+"""The learning side: training, corpora and evaluation. Serving never imports it."""

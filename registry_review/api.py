@@ -16,9 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from aicd.throttling import SharedScopedRateThrottle
 from core.errors import ApplicationError
 from core.openapi import error_responses
+from core.throttling import SharedScopedRateThrottle
 from registry_review import services
 from registry_review.permissions import CanReviewRegistry
 

@@ -16,10 +16,10 @@ from django.views.decorators.debug import sensitive_post_parameters, sensitive_v
 from django.views.decorators.http import require_http_methods
 from django.views.defaults import permission_denied
 
-from aicd.throttling import throttle_posts
 from core.errors import ApplicationError
 from core.sizes import human_bytes
 from core.text import clip
+from core.throttling import throttle_posts
 from registry_review import services
 from registry_review.file_handler import BoundedMemoryUploadHandler
 from registry_review.forms import RegistrySubmissionForm

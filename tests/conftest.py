@@ -8,10 +8,10 @@ import pytest
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from assistant import context_pack
-from assistant.package import load_package
-from assistant.prompt import ProviderRequest
+from assistant.domain.prompt import ProviderRequest
+from assistant.package.artifacts import load_package
 from assistant.providers.base import BaseProvider, ProviderResponse
+from assistant.retrieval import context_pack
 
 
 @pytest.fixture(scope="session", autouse=True)

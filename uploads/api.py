@@ -16,9 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from aicd.throttling import SharedScopedRateThrottle
 from core.errors import ApplicationError
 from core.openapi import ErrorSerializer, error_responses
+from core.throttling import SharedScopedRateThrottle
 from uploads import services
 from uploads.limits import LIMITS
 from uploads.owner import owner_of

@@ -22,7 +22,7 @@ from uploads.anchors import Segment
 
 # A sentence end, closing quotes or brackets after it ("stand.'", "(see above.)").
 _ENDED = re.compile(r"[.!?:;][\"'\u201d\u2019)\]]*$")
-# Where a line's first sentence ends, as the review splits sentences (assistant/criteria_review.py).
+# Where a line's first sentence ends, as the review splits sentences (assistant/review/criteria_review.py).
 _FIRST_END = re.compile(r"(?<=[.!?])[\"\u201d')\]]?\s+(?=[A-Z0-9\"\u201c(])")
 # The next page goes on with the sentence: a lower-case word, or punctuation that cannot start one.
 _CONTINUATION_MARKS = ",;)]"

@@ -12,8 +12,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from aicd.throttling import over_limit
 from core.errors import ApplicationError
+from core.throttling import over_limit
 from uploads import services
 from uploads.owner import owner_of
 

@@ -1,17 +1,17 @@
 """The extractive answer composer: the unit that answers the question first, then only units that add.
 
 Used by the deterministic provider for the "Package says" lane. It reads only the package
-sources it is sent. Every unit (``assistant/units.py``) of every source is scored: by the learnt
-unit ranker (``assistant/unit_ranking.py``, the probability that the unit holds a fact the
-question asks for) over the named parts of its hand score (``assistant/unit_scoring.py``: the
+sources it is sent. Every unit (``assistant/package/units.py``) of every source is scored: by the learnt
+unit ranker (``assistant/compose/unit_ranking.py``, the probability that the unit holds a fact the
+question asks for) over the named parts of its hand score (``assistant/compose/unit_scoring.py``: the
 IDF-weighted question terms it contains, the source's rank, its heading and what the question
-asks, ``assistant/question_types.py``: who decides -> a unit naming a role; what must / which
+asks, ``assistant/retrieval/question_types.py``: who decides -> a unit naming a role; what must / which
 items -> the list or table, whole; how long / how many -> a unit with a figure; what is X -> the
 sentence defining X), or by the hand score when no ranker is built. The best unit leads, with
 the next sentence of its paragraph when it is a sentence (a lead often names the subject and
 the next sentence says what it is); a further unit is added only when it scores close to the
 lead and brings question terms or facts the answer does not have yet, up to four sources. Lists
-and tables are written as bullet items (``assistant/unit_writing.py``), anti-pattern text only
+and tables are written as bullet items (``assistant/compose/unit_writing.py``), anti-pattern text only
 under "The playbook warns against:", and no sentence is written twice.
 """
 
@@ -20,15 +20,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from assistant import section_kinds, unit_ranking
-from assistant.expansion import Expansion
-from assistant.prompt import SourceRef
-from assistant.question_memory import Votes
-from assistant.question_types import FIGURE, LISTING, WHO, has_type_signal
-from assistant.section_space import SectionSpace
-from assistant.unit_scoring import MAX_LIST_ITEMS, Scored, UnitScorer
-from assistant.unit_writing import render
-from assistant.units import ITEM, LIST, ROW, SENTENCE, TABLE, units
+from assistant.compose import unit_ranking
+from assistant.compose.unit_scoring import MAX_LIST_ITEMS, Scored, UnitScorer
+from assistant.compose.unit_writing import render
+from assistant.domain.prompt import SourceRef
+from assistant.package import kinds as section_kinds
+from assistant.package.expansion import Expansion
+from assistant.package.units import ITEM, LIST, ROW, SENTENCE, TABLE, units
+from assistant.retrieval.question_memory import Votes
+from assistant.retrieval.question_types import FIGURE, LISTING, WHO, has_type_signal
+from assistant.retrieval.section_space import SectionSpace
 
 MAX_SOURCES = 4
 MAX_UNITS = 4

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant.prompt import SourceRef
-from assistant.sentences import split_sentences
+from assistant.domain.prompt import SourceRef
+from assistant.package.sentences import split_sentences
 from core.text import content_stems, words
 
 NEGATIVE_RE = re.compile(

@@ -1,18 +1,18 @@
 """Which unit of the sent sections answers the question: a learnt score over the unit's named features.
 
-The composer (``assistant/composer.py``) leads with the best unit and adds close ones. Its first
-scores were IDF overlap times hand-set weights (``assistant/unit_scoring.py``), set on two
+The composer (``assistant/compose/composer.py``) leads with the best unit and adds close ones. Its first
+scores were IDF overlap times hand-set weights (``assistant/compose/unit_scoring.py``), set on two
 authors' questions. This model learns, from the key facts of the ranker's training questions
-(``assistant/ranking_data/questions-*.jsonl``), how much each part of that score counts: the
+(``data/ranking/questions-*.jsonl``), how much each part of that score counts: the
 question-term overlap and its share, the heading's, the unit's shape and kind, what the question
 asks against what the unit holds (a deciding role, a figure, the sentence defining the term, a
 whole list), the section's kind and rank, the unit's place and length, the hand score relative
 to the question's best unit, the unit's latent-semantic similarity to the question
-(``assistant/section_space.py``), and how much of the key facts the nearest labelled questions
-named it holds (``assistant/question_memory.py``; a whole list or table apart, since it holds
+(``assistant/retrieval/section_space.py``), and how much of the key facts the nearest labelled questions
+named it holds (``assistant/retrieval/question_memory.py``; a whole list or table apart, since it holds
 every item's). A unit's score is the model's probability that it holds a
 key fact, so the composer's shares ("a supporting unit scores at least a quarter of the lead")
-read on one scale. The weights ship as ``assistant/ranking_data/unit_ranker.json`` (built by
+read on one scale. The weights ship as ``models/unit_ranker.json`` (built by
 ``manage.py build_unit_ranker``); without that file the hand scores are used.
 """
 
@@ -22,14 +22,16 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
-from assistant.prompt import SourceRef
-from assistant.question_memory import Votes
-from assistant.section_space import SectionSpace
-from assistant.sparse_model import Shipped, SparseLogistic
-from assistant.unit_scoring import Scored, UnitScorer
-from assistant.units import LIST, TABLE, unit_text
+from django.conf import settings
 
-MODEL_PATH = Path(__file__).resolve().parent / "ranking_data" / "unit_ranker.json"
+from assistant.compose.unit_scoring import Scored, UnitScorer
+from assistant.domain.prompt import SourceRef
+from assistant.models.sparse import Shipped, SparseLogistic
+from assistant.package.units import LIST, TABLE, unit_text
+from assistant.retrieval.question_memory import Votes
+from assistant.retrieval.section_space import SectionSpace
+
+MODEL_PATH = Path(settings.AICD_MODEL_DIR) / "unit_ranker.json"
 
 
 def described(
@@ -67,11 +69,12 @@ class UnitRanker(SparseLogistic):
         return cls(weights, intercept, about)
 
 
-SHIPPED: Shipped[UnitRanker] = Shipped(lambda: MODEL_PATH, UnitRanker.from_json)
+SHIPPED: Shipped[UnitRanker] = Shipped("unit_ranker", lambda: MODEL_PATH, UnitRanker.from_json)
 
 
 def model() -> UnitRanker | None:
-    """The unit ranker answers are composed with: the shipped one, or None (hand scores)."""
+    """The unit ranker answers are composed with (None only inside an evaluation's
+    ``reading_with(None)``); a missing model raises ``ModelNotReady``."""
     return SHIPPED.get()
 
 

@@ -14,10 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
-from assistant import section_kinds
-from assistant.expansion import Expansion
-from assistant.prompt import SourceRef
-from assistant.question_types import (
+from assistant.domain.prompt import SourceRef
+from assistant.package import kinds as section_kinds
+from assistant.package.expansion import Expansion
+from assistant.package.units import ITEM, LIST, ROW, SENTENCE, TABLE, Unit, unit_text, units
+from assistant.retrieval.index import analyze
+from assistant.retrieval.question_types import (
     DEFINITION,
     FIGURE,
     LISTING,
@@ -27,8 +29,6 @@ from assistant.question_types import (
     has_type_signal,
     question_type,
 )
-from assistant.retrieval import analyze
-from assistant.units import ITEM, LIST, ROW, SENTENCE, TABLE, Unit, unit_text, units
 from core.text import content_stems, stems
 
 MAX_LIST_ITEMS = 14
@@ -118,7 +118,7 @@ class UnitScorer:
 
     def described(self, index: int, ref: SourceRef) -> list[tuple[Scored, dict[str, float]]]:
         """Each scored unit of ``ref`` with the named parts of its score, the learnt unit
-        ranker's features (``assistant/unit_ranking.py``)."""
+        ranker's features (``assistant/compose/unit_ranking.py``)."""
         section = self._section(index, ref)
         total = sum(self.terms.values()) or 1.0
         own_total = sum(self._own_terms.values()) or 1.0

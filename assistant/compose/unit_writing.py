@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from assistant import lanes, section_kinds
-from assistant.prompt import SourceRef
-from assistant.units import LIST, SENTENCE, TABLE, Unit, clean_end
+from assistant.domain import lanes
+from assistant.domain.prompt import SourceRef
+from assistant.package import kinds as section_kinds
+from assistant.package.units import LIST, SENTENCE, TABLE, Unit, clean_end
 
 WARNS_AGAINST = lanes.WARNS_AGAINST
 

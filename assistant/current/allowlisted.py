@@ -19,8 +19,8 @@ from assistant.current.base import (
 )
 from assistant.current.fetch import Fetcher, FetchError
 from assistant.current.selection import select_sources
-from assistant.sentences import split_sentences
-from assistant.types import PackageRow
+from assistant.domain.types import PackageRow
+from assistant.package.sentences import split_sentences
 from core.text import content_stems
 from registry_review.configured import configured_registry_report
 from registry_review.records import RegistryReport, SourceRecord

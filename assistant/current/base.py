@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
-from assistant.types import PackageRow
+from assistant.domain.types import PackageRow
 from core.implementations import Implementations
 
 #: AICD_CURRENT_CONTEXT_ADAPTER name -> import string: the one list of adapters.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from assistant import lanes
+from assistant.domain import lanes
 
 _LABEL_ALTERNATION = "|".join(re.escape(label) for label in lanes.ALL_LABELS)
 # The same prefixes the gate's label line admits: heading marks, a list number, bold markers.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assistant.modes import Mode
+from assistant.domain.modes import Mode
 
 PACKAGE_SAYS = "Package says"
 CURRENT_SAYS = "Current/public source says"

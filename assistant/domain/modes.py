@@ -1,6 +1,6 @@
 """Answer modes and run states: the names the API, the forms and the pipeline share.
 
-Kept apart from the value types (assistant/types.py) so that the view, form and serializer
+Kept apart from the value types (assistant/domain/types.py) so that the view, form and serializer
 modules loaded at start-up do not build the pipeline's dataclasses.
 """
 

@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from assistant import lanes
-from assistant.modes import Mode
+from assistant.domain import lanes
+from assistant.domain.modes import Mode
 
 if TYPE_CHECKING:
-    from assistant.criterion_assessment import Check
+    from assistant.review.criterion_assessment import Check
 
 SYSTEM_INSTRUCTIONS = """You are the AICD source-grounded assistant. Answer only from the sources supplied in this request.
 Rules:
@@ -48,8 +48,10 @@ class ProviderRequest:
     package_refs: tuple[SourceRef, ...]
     current_refs: tuple[SourceRef, ...] = ()
     uploaded_refs: tuple[SourceRef, ...] = ()
-    # A criteria review (assistant/criteria_review.py, assistant/review_findings.py): the criteria the findings must name.
+    # A criteria review (assistant/review/criteria_review.py, assistant/review/findings.py): the criteria the findings must name.
     criteria: tuple[Check, ...] = ()
+    #: The criteria as the provider reads them (``assistant/review/findings.py`` renders them).
+    criteria_list: str = ""
     draft_kind: str = ""
 
     @property
@@ -177,7 +179,5 @@ CRITERIA_INSTRUCTIONS = (
 
 def criteria_group(request: ProviderRequest) -> str:
     """The review criteria sent with an upload review, each with its package id and owner."""
-    from assistant.review_findings import criteria_group as render
-
     kind = request.draft_kind.replace("_", " ") or "draft"
-    return CRITERIA_INSTRUCTIONS.format(kind=kind) + "\n" + quote(render(request.criteria))
+    return CRITERIA_INSTRUCTIONS.format(kind=kind) + "\n" + quote(request.criteria_list)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from assistant.modes import Mode, RunState
+from assistant.domain.modes import Mode, RunState
 
 
 @dataclass(frozen=True)

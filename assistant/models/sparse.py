@@ -14,8 +14,12 @@ from typing import Any, Generic, TypeVar
 
 from django.core.management.base import CommandError
 
+from assistant.models.store import ModelNotReady, record
+
 # Retraining on another machine may differ in the last digits (floating-point summation order).
 TOLERANCE = 1e-3
+#: Named weights: a feature the model never saw weighs nothing, so any feature set can be read.
+SCHEMA = "sparse-logistic-1"
 
 
 @dataclass(frozen=True)
@@ -61,35 +65,38 @@ class Shipped(Generic[M]):
     """A committed model file, read once per process, with a scoped stand-in for the evaluation's
     out-of-author reads. ``path`` is looked up on each first read, so a test may point it elsewhere."""
 
-    def __init__(self, path: Callable[[], Path], load: Callable[[str], M]) -> None:
+    def __init__(self, name: str, path: Callable[[], Path], load: Callable[[str], M]) -> None:
+        self.name = name
         self._path = path
         self._load = load
         self._cached: tuple[M | None] | None = None
         self._stand_ins: list[M | None] = []
 
     def get(self) -> M | None:
-        """The stand-in in force, else the shipped model, or None when no file is built."""
+        """The stand-in in force, else the shipped model; ``ModelNotReady`` when none is built."""
         if self._stand_ins:
             return self._stand_ins[-1]
         if self._cached is None:
             path = self._path()
-            self._cached = (
-                self._load(path.read_text(encoding="utf-8")) if path.exists() else None,
-            )
+            if not path.exists():
+                raise ModelNotReady(self.name, f"is not built ({path.name} is missing)")
+            self._cached = (self._load(path.read_text(encoding="utf-8")),)
         return self._cached[0]
 
     def reload(self) -> None:
         """Read the file again on next use (after a build command wrote it)."""
         self._cached = None
 
-    def publish(self, text: str, command: str, *, check: bool) -> Path:
+    def publish(self, text: str, command: str, *, check: bool, data: str = "") -> Path:
         """With ``check``, raise unless the committed file matches ``text`` (a fresh training
-        run); otherwise write ``text`` as the shipped model and read it anew. Returns the path."""
+        run); otherwise write ``text`` as the shipped model, record it in the model manifest
+        (``data``: the fingerprint of what trained it) and read it anew. Returns the path."""
         path = self._path()
         if check:
             check_committed(path, text, command)
         else:
             path.write_text(text, encoding="utf-8")
+            record(self.name, [path.name], schema=SCHEMA, data=data, root=path.parent)
             self.reload()
         return path
 

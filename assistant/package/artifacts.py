@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.text import slugify
 
-from assistant import criteria, section_kinds
-from assistant.types import PackageRow
+from assistant.domain.types import PackageRow
+from assistant.package import criteria
+from assistant.package import kinds as section_kinds
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -85,7 +86,7 @@ class Artifact:
     summary: str
     sections: tuple[Section, ...]
     body_markdown: str = field(repr=False)
-    # The front matter as parsed, for conventions read elsewhere (assistant/criteria.py).
+    # The front matter as parsed, for conventions read elsewhere (assistant/package/criteria.py).
     meta: dict[str, Any] = field(default_factory=dict, repr=False, compare=False, hash=False)
 
     @property

@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.text import slugify
 
-from assistant.sentences import split_sentences
+from assistant.package.sentences import split_sentences
 
 if TYPE_CHECKING:
-    from assistant.package import Artifact, Section
+    from assistant.package.artifacts import Artifact, Section
 
 DRAFT_KINDS = ("prd", "poc_proposal", "architecture_proposal")
 REQUIRED_ELEMENTS = ("person", "number", "amount", "date", "confirmation")

@@ -15,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from assistant.package import Section
+    from assistant.package.artifacts import Section
 
 GUIDANCE = "guidance"
 CHECKLIST = "checklist"

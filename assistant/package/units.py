@@ -1,6 +1,6 @@
 """Citable units of a package row: sentences, list items with their lead-in, table rows with their header.
 
-A row's text keeps the structure of its Markdown (``assistant/package.py``): a bullet item is a
+A row's text keeps the structure of its Markdown (``assistant/package/artifacts.py``): a bullet item is a
 line starting "- ", an ordered item "N. ", a table row "| a | b |" with the header row first.
 Units are what an extractive answer quotes: a sentence, one list item (its bold lead-in
 included), a whole list with the line that introduces it, one table row read with its header,
@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from assistant.sentences import split_sentences
+from assistant.package.sentences import split_sentences
 
 SENTENCE, ITEM, LIST, ROW, TABLE = "sentence", "item", "list", "row", "table"
 _ITEM = re.compile(r"^(?:- |\d{1,3}\. )(?P<text>.+)$")

@@ -6,10 +6,10 @@ from collections import Counter
 from collections.abc import Iterable
 from functools import lru_cache
 
-from assistant import lanes
 from assistant.current.base import CurrentRef
-from assistant.prompt import SourceRef
-from assistant.types import Citation, PackageRow
+from assistant.domain import lanes
+from assistant.domain.prompt import SourceRef
+from assistant.domain.types import Citation, PackageRow
 from core.text import excerpt
 from uploads.boundary import AUTHORITY_NOTE, CLAIM_BOUNDARY
 from uploads.selection import Excerpt

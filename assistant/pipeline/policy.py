@@ -6,11 +6,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from assistant import answerability
-from assistant.context_pack import ContextPack
-from assistant.retrieval import SearchResult
-from assistant.screening import artifact, screen
-from assistant.types import Notice
+from assistant.domain.types import Notice
+from assistant.retrieval.context_pack import ContextPack
+from assistant.retrieval.index import SearchResult
+from assistant.screening import answerability, artifact, language, screen
 from uploads import boundary
 
 
@@ -114,7 +113,22 @@ def screen_intent(question: str, *, with_sources: bool = False) -> PolicyDecisio
         "intent_thresholds": decision.thresholds,
     }
     refusal = notice(Pattern(decision.pattern)) if decision.pattern else None
+    if decision.pattern == Pattern.UNSUPPORTED_GENERAL_CHAT:
+        other = language.other_language(question)
+        if other is not None:
+            # A question in another language is not general chat: the package cannot be matched
+            # to it. Approvals and private-data requests stay refused whatever the language.
+            telemetry["decided_by"] = "language"
+            refusal = language_refusal(other)
     return PolicyDecision(refusal=refusal, screening=telemetry)
+
+
+def language_refusal(other: str) -> Notice:
+    """No package support, saying specifically that the package is in English."""
+    return Notice(
+        pattern=Pattern.NO_PACKAGE_SUPPORT.value,
+        message=f"{language.notice_sentence(other)} {MESSAGES[Pattern.NO_PACKAGE_SUPPORT]}",
+    )
 
 
 def decide(
@@ -123,7 +137,7 @@ def decide(
     """The refusal that needs retrieval: the package does not cover what the question is about.
 
     Runs after :func:`screen_intent` and before any adapter or provider call. The answerability
-    model (:mod:`assistant.answerability`) weighs the question's specific subjects the package
+    model (:mod:`assistant.screening.answerability`) weighs the question's specific subjects the package
     never mentions against how well the best rows cover it; the refusal names those subjects.
     ``with_sources``: session sources are selected. When the question then opens by asking for
     a review of them ("review this draft ...") and the package declares review criteria, the run
@@ -153,6 +167,9 @@ def decide(
     }
     if verdict.answerable or reviewing:
         return PolicyDecision(refusal=None, screening=telemetry)
+    other = language.other_language(question)
+    if other is not None:
+        return PolicyDecision(refusal=language_refusal(other), screening=telemetry)
     message = MESSAGES[Pattern.NO_PACKAGE_SUPPORT]
     if found.missing:
         message = f"{answerability.not_covered_sentence(found.missing)} {message}"

@@ -6,12 +6,21 @@ import dataclasses
 import uuid
 from typing import Any
 
-from assistant import lanes, policy, verification
-from assistant import telemetry as tm
 from assistant.current.base import SKIPPED, CurrentContextResult
-from assistant.modes import Mode, RunState
+from assistant.domain import lanes
+from assistant.domain.modes import Mode, RunState
+from assistant.domain.types import (
+    Citation,
+    CurrentContextStatus,
+    Lane,
+    Notice,
+    Run,
+    StructuredReview,
+)
+from assistant.pipeline import policy
+from assistant.pipeline import telemetry as tm
 from assistant.providers.base import BaseProvider, ProviderResponse
-from assistant.types import Citation, CurrentContextStatus, Lane, Notice, Run, StructuredReview
+from assistant.verify import verification
 from core import tokens
 from uploads import selection as uploaded
 
@@ -48,7 +57,7 @@ class RunBuilder:
         self.provider_called = False
         # What decided the screening (rule or model, class scores, answerability): no text.
         self.screening: dict[str, Any] = {}
-        # The claim-level check of the provider's answer (assistant/verification.py), once run.
+        # The claim-level check of the provider's answer (assistant/verify/verification.py), once run.
         self.checked: dict[str, Any] = verification.telemetry(None)
         # The criteria-driven review of the uploads, when the run reviews a draft.
         self.review: StructuredReview | None = None
@@ -127,7 +136,11 @@ class RunBuilder:
                 external_retrieval_count=len(self.current.refs),
                 package_version=self.package_version,
                 current_freshness=[r.freshness_label for r in self.current.refs],
-                extra={**self.upload.telemetry(), **self.checked, "screening": self.screening},
+                extra={
+                    **self.upload.telemetry(),
+                    **self.checked,
+                    "screening": tm.public_screening(self.screening),
+                },
             ),
             self.watch,
         )
@@ -148,6 +161,7 @@ class RunBuilder:
             review=self.review,
         )
         tm.log_run(run.run_id, body, state.value)
+        tm.log_screening(run.run_id, self.screening)
         return run
 
     def _sent_count(self, citation_class: str) -> int:

@@ -3,40 +3,39 @@
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Sequence
 
 from django.conf import settings
 
-from assistant import citations as records
-from assistant import (
-    conflict,
-    criteria_review,
-    criterion_assessment,
-    lanes,
-    policy,
-    prompt,
-    question_types,
-    ranking,
-    review_findings,
-    section_kinds,
-    units,
-    verification,
-)
-from assistant.context_pack import get_context_pack
+from assistant.compose import conflict
 from assistant.current.base import (
     RETRIEVED,
     BaseCurrentContextAdapter,
     CurrentContextResult,
     get_adapter,
 )
-from assistant.modes import Mode
+from assistant.domain import lanes, prompt
+from assistant.domain.modes import Mode
+from assistant.domain.types import Notice, PackageRow, Run
+from assistant.models.store import ModelNotReady
+from assistant.package import kinds as section_kinds
+from assistant.package import units
+from assistant.pipeline import citations as records
+from assistant.pipeline import policy
+from assistant.pipeline.run_builder import RunBuilder
 from assistant.providers.base import BaseProvider, ProviderError, get_provider
-from assistant.retrieval import SearchResult
-from assistant.run_builder import RunBuilder
-from assistant.types import Notice, PackageRow, Run
+from assistant.retrieval import question_types, ranking
+from assistant.retrieval.context_pack import get_context_pack
+from assistant.retrieval.index import SearchResult
+from assistant.review import criteria_review, criterion_assessment
+from assistant.review import findings as review_findings
+from assistant.verify import verification
 from core import tokens
 from uploads import selection as uploaded
 from uploads.types import SessionSource
+
+logger = logging.getLogger(__name__)
 
 MAX_PACKAGE_REFS = 4
 # A row is sent when its ranker share is at least this fraction of the best row's.
@@ -46,6 +45,12 @@ SEARCH_DEPTH = 8
 LISTING_DEPTH = 4
 WEAK_TRUST_LABELS = {"community", "news", "unknown", "vendor/self-published"}
 STALE_WORDS = ("stale", "outdated", "superseded", "historical", "unreviewed", "out of date")
+
+#: What a reviewer reads when a model is not built (the log names the model and the command).
+NOT_READY = (
+    "The assistant is not ready to answer: an operator must build its models "
+    "(docs/operations.md, Models). Nothing was sent to a provider."
+)
 
 
 def answer(
@@ -73,7 +78,22 @@ def answer(
         provider=provider,
         adapter_name=adapter.name if adapter else settings.AICD_CURRENT_CONTEXT_ADAPTER,
     )
+    try:
+        return _run(run, question, mode, provider, adapter, session_sources)
+    except ModelNotReady as exc:
+        # The worker never trains: an unbuilt model ends the run at once, for the operator to fix.
+        logger.error("The assistant is not ready: %s", exc)
+        return run.diagnostic(NOT_READY)
 
+
+def _run(
+    run: RunBuilder,
+    question: str,
+    mode: Mode,
+    provider: BaseProvider,
+    adapter: BaseCurrentContextAdapter | None,
+    session_sources: Sequence[SessionSource],
+) -> Run:
     with run.watch.phase("screening"):
         screened = policy.screen_intent(question, with_sources=bool(session_sources))
     run.screening = dict(screened.screening)
@@ -205,12 +225,13 @@ def _with_uploads(
         uploaded_refs=refs,
         lane_order=lanes.required_lanes(request.mode, with_uploads=True),
         criteria=checks,
+        criteria_list=review_findings.criteria_group(checks) if checks else "",
         draft_kind=review.kind if review else "",
     )
 
 
 def _select_rows(search: SearchResult, question: str) -> tuple[PackageRow, ...]:
-    """The ranked rows whose ranker share is close to the best one's (assistant/ranking.py).
+    """The ranked rows whose ranker share is close to the best one's (assistant/retrieval/ranking.py).
 
     A question asking for a list ("What must ... check?") is answered by a list or table: when
     none of those rows holds one, the best-ranked checklist among the hits (or else a leading row with

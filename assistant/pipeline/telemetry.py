@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Iterable
@@ -10,9 +11,9 @@ from typing import Any
 
 from django.conf import settings
 
-from assistant import citations as citation_records
-from assistant.modes import Mode
-from assistant.types import Citation
+from assistant.domain.modes import Mode
+from assistant.domain.types import Citation
+from assistant.pipeline import citations as citation_records
 from core.tokens import TokenUsage, estimate_cost
 
 logger = logging.getLogger("assistant.runs")
@@ -103,6 +104,32 @@ def summary(data: TelemetryInput, watch: Stopwatch) -> dict[str, Any]:
         **data.extra,
     }
     return body
+
+
+#: The screening's scores and thresholds are the operator's, never a user's: a caller who sees
+#: them can tune a question until it passes. The run body keeps only what decided.
+PUBLIC_SCREENING_KEYS = ("decided_by",)
+screening_logger = logging.getLogger("assistant.screening")
+
+
+def public_screening(screening: dict[str, Any]) -> dict[str, Any]:
+    """What a run body says about its screening: the decision, never a score or threshold."""
+    out = {k: screening[k] for k in PUBLIC_SCREENING_KEYS if k in screening}
+    answerability = screening.get("answerability")
+    if isinstance(answerability, dict):
+        out["coverage_check"] = "applied" if answerability.get("applied", True) else "not applied"
+    return out
+
+
+def log_screening(run_id: str, screening: dict[str, Any]) -> None:
+    """The screening's scores and thresholds for operators (structured, no question text)."""
+    if screening:
+        screening_logger.info(
+            "screening %s %s",
+            run_id,
+            json.dumps(screening, sort_keys=True, default=str),
+            extra={"screening": screening},
+        )
 
 
 def log_run(run_id: str, body: dict[str, Any], state: str) -> None:

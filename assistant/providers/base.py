@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
-from assistant.prompt import ProviderRequest
+from assistant.domain.prompt import ProviderRequest
 from core.implementations import Implementations
 
 #: AICD_PROVIDER name -> import string: the one list of providers (the system check reads it).

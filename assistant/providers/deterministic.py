@@ -5,14 +5,18 @@ With uploaded session sources it adds the structured review lanes (assistant.pro
 
 from __future__ import annotations
 
-from assistant import conflict, criteria_lanes, lanes, question_memory, review, section_space
-from assistant.composer import Composer
-from assistant.context_pack import get_context_pack
-from assistant.lane_labels import neutralise
-from assistant.prompt import ProviderRequest, SourceRef
+from assistant.compose import conflict
+from assistant.compose.composer import Composer
+from assistant.domain import lanes
+from assistant.domain.lane_labels import neutralise
+from assistant.domain.prompt import ProviderRequest, SourceRef
+from assistant.package.sentences import best_sentences
 from assistant.providers.base import BaseProvider, ProviderResponse
-from assistant.sentences import best_sentences
-from assistant.upload_sentences import quotable
+from assistant.retrieval import question_memory, section_space
+from assistant.retrieval.context_pack import get_context_pack
+from assistant.review import criteria_lanes
+from assistant.review import overlap as review
+from assistant.review.upload_sentences import quotable
 from core.text import content_stems
 
 MAX_PACKAGE_REFS_QUOTED = 4
@@ -65,7 +69,7 @@ class DeterministicProvider(BaseProvider):
 
     @staticmethod
     def _package_answer(request: ProviderRequest) -> str:
-        """The composed answer (assistant/composer.py), weighted by the package's own term IDF."""
+        """The composed answer (assistant/compose/composer.py), weighted by the package's own term IDF."""
         index = get_context_pack().index
         return Composer(
             request.question,

@@ -22,8 +22,8 @@ from typing import Any
 import httpx
 from django.conf import settings
 
-from assistant import prompt
-from assistant.prompt import ProviderRequest
+from assistant.domain import prompt
+from assistant.domain.prompt import ProviderRequest
 from assistant.providers.base import BaseProvider, ProviderError, ProviderResponse
 from assistant.providers.completion import parse_completion
 from assistant.providers.gateway_config import GatewayConfig, load_config

@@ -15,11 +15,12 @@ from typing import Any
 
 from django.conf import settings
 
-from assistant.criteria import ReviewCriteria, collect
-from assistant.expansion import Expansion
-from assistant.package import Package, load_package, package_files, package_version
-from assistant.retrieval import Index
-from assistant.types import PackageRow
+from assistant.domain.types import PackageRow
+from assistant.models.store import ModelNotReady
+from assistant.package.artifacts import Package, package_files, package_version
+from assistant.package.criteria import ReviewCriteria, collect
+from assistant.package.expansion import Expansion
+from assistant.retrieval.index import Index
 
 logger = logging.getLogger(__name__)
 
@@ -147,11 +148,13 @@ def _stat_fingerprint(package_dir: Path) -> tuple[tuple[str, int, int], ...]:
 
 
 def get_context_pack() -> ContextPack:
-    """The pack for the configured package: the built artifact when current, else built in memory.
+    """The built pack of the configured package, loaded once per process.
 
-    Loaded once per process. With DEBUG on, artifact edits are noticed (by size and mtime) and
-    the pack reloaded. A missing or stale pack is rebuilt in memory with a warning naming the
-    command that builds it, so a package edit never serves answers from an outdated index.
+    The worker never builds it: a missing pack, or one built from another version of the
+    package, raises ``ModelNotReady`` naming ``manage.py build_context_pack`` (``/api/ready``
+    answers 503, a chat ends as a diagnostic). With DEBUG on, artifact edits are noticed (by
+    size and mtime) and the built pack is checked again, so a package author who rebuilds sees
+    the change without restarting.
     """
     global _cached, _cached_stat
     package_dir = Path(settings.AICD_PACKAGE_DIR)
@@ -165,28 +168,28 @@ def get_context_pack() -> ContextPack:
             return _cached
         version = package_version(package_dir) if package_dir.is_dir() else ""
         directory = Path(settings.AICD_CONTEXT_PACK_DIR)
-        pack: ContextPack | None = None
         try:
             pack = read(directory)
-            if pack.package_version != version:
-                logger.warning(
-                    "Context pack in %s is stale (built from %s, package is %s); rebuilding in "
-                    "memory. Run 'manage.py build_context_pack' to refresh it.",
-                    directory,
-                    pack.package_version,
-                    version,
-                )
-                pack = None
         except (FileNotFoundError, ValueError, KeyError, TypeError, json.JSONDecodeError):
-            logger.warning(
-                "No usable context pack in %s; building in memory. Run 'manage.py "
-                "build_context_pack' to build it ahead of time.",
-                directory,
+            raise ModelNotReady("context_pack", f"is not built in {directory}") from None
+        if pack.package_version != version:
+            raise ModelNotReady(
+                "context_pack",
+                f"in {directory} was built from package {pack.package_version}, not {version}",
             )
-        if pack is None:
-            pack = build(load_package(package_dir))
         _cached, _cached_stat = pack, stat
         return pack
+
+
+def swap(pack: ContextPack | None) -> ContextPack | None:
+    """Serve ``pack`` in this process from now on and return the pack it replaces (the learning
+    side's evaluation serves each package's pack in turn; ``None`` forgets it)."""
+    global _cached, _cached_stat
+    with _lock:
+        previous = _cached
+        _cached = pack
+        _cached_stat = _stat_fingerprint(Path(pack.package_dir)) if pack is not None else None
+        return previous
 
 
 def reset_cache() -> None:

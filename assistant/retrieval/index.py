@@ -11,10 +11,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from assistant import support
-from assistant.expansion import Expansion
-from assistant.support import SupportThreshold
-from assistant.types import PackageRow
+from assistant.domain.types import PackageRow
+from assistant.package.expansion import Expansion
+from assistant.retrieval import support
 from core.text import stemmed_stopwords, stems
 
 if TYPE_CHECKING:
@@ -74,11 +73,10 @@ class Hit:
 
 @dataclass(frozen=True)
 class SearchResult:
-    """Ranked rows and the support decision the refusal policy relies on."""
+    """Ranked rows and how much of the question they cover (the answerability check reads both)."""
 
     hits: tuple[Hit, ...]
     query_terms: tuple[str, ...]
-    supported: bool
     top_score: float
     coverage: float
     coverage_top: float = 0.0
@@ -162,19 +160,16 @@ class Index:
             return stem
         return candidates[dfs.index(best_df)]
 
-    def search(
-        self, question: str, *, k: int = 5, threshold: SupportThreshold | None = None
-    ) -> SearchResult:
-        """Rank rows for ``question`` and decide whether the package supports it."""
-        threshold = threshold or SupportThreshold()
+    def search(self, question: str, *, k: int = 5) -> SearchResult:
+        """Rank rows for ``question``, with how much of it the leading rows cover."""
         seq = [self.correct(s) for s in stems(question)]
         terms = _query_tokens_from(seq, self.expansion)
         known = [t for t in terms if t in self._bm25.vocab_dict]
         if not known or not self.rows:
-            return SearchResult((), tuple(terms), False, 0.0, 0.0)
+            return SearchResult((), tuple(terms), 0.0, 0.0)
         ranked = self._rank(known, k)
         if not ranked:
-            return SearchResult((), tuple(terms), False, 0.0, 0.0)
+            return SearchResult((), tuple(terms), 0.0, 0.0)
         # Only the leading rows decide support; the others need no term analysis.
         leading = self._terms_in_rows([doc_id for _, doc_id in ranked[:SUPPORT_DEPTH]], set(terms))
         hits: list[Hit] = []
@@ -183,19 +178,10 @@ class Index:
             hits.append(Hit(row=self.rows[doc_id], score=score, matched_terms=matched))
         top = hits[0]
         words = support.question_words(seq, self.expansion)
-        coverage, matched_weight = support.coverage(
-            words, set(top.matched_terms), self.idf, threshold
-        )
+        coverage, _ = support.coverage(words, set(top.matched_terms), self.idf)
         union = {t for h in hits[:SUPPORT_DEPTH] for t in h.matched_terms}
-        coverage_top, _ = support.coverage(words, union, self.idf, threshold)
-        supported = support.is_supported(
-            top_score=top.score,
-            matched_weight=matched_weight,
-            coverage=coverage,
-            coverage_top=coverage_top,
-            threshold=threshold,
-        )
-        return SearchResult(tuple(hits), tuple(terms), supported, top.score, coverage, coverage_top)
+        coverage_top, _ = support.coverage(words, union, self.idf)
+        return SearchResult(tuple(hits), tuple(terms), top.score, coverage, coverage_top)
 
     def _rank(self, known: list[str], k: int) -> list[tuple[float, int]]:
         """The top ``k`` (topic-weighted score, row) pairs, best first, ties by row order.

@@ -1,17 +1,18 @@
 """The project's labelled questions as a memory: which sections answered questions like this one.
 
-The ranker's training questions (``assistant/ranking_data/questions-*.jsonl``, each written by
+The ranker's training questions (the ``answers`` training sets of ``data/MANIFEST.json``, each written by
 an author who read only the package, with the sections an expert cites and the verbatim key
 facts an answer must hold) are kept as TF-IDF vectors of their stems. A new question is compared
 with every one; its nearest neighbours vote for the sections their experts cited (the first
 cited in full, the others at half weight) and for the key facts they name, each vote weighted
 by the cube of the neighbour's cosine (the nearest askers count most). The votes are two more things the section ranker
-(``assistant/rank_features.py``) and the unit ranker (``assistant/unit_ranking.py``) weigh: a
+(``assistant/retrieval/rank_features.py``) and the unit ranker (``assistant/compose/unit_ranking.py``) weigh: a
 question asked in words the package never uses ("who's on the hook for go-live") still lands on
 the section earlier askers of the same thing were pointed to.
 
-Nothing is learnt at run time and nothing is downloaded: the memory is the shipped labelled
-files, read once per process. Training must not let a question vote for itself, so
+Nothing is learnt at run time and nothing is downloaded: the memory is a built model file
+(``AICD_MODEL_DIR/question_memory.jsonl``, written by ``manage.py build_ranker``), read once per
+process; serving never reads a labelled-question file. Training must not let a question vote for itself, so
 ``excluding(authors)`` hides those authors' questions for the duration of a block (the trainers
 score each author by the other authors' questions, as a new asker is scored). A package the
 questions do not describe gets no votes: every vote names a (file, heading) pair, and pairs the
@@ -31,13 +32,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from django.conf import settings
 
+from assistant.models.store import ModelNotReady
 from core.text import content_stems
 
 if TYPE_CHECKING:
-    from assistant.retrieval import Index
+    from assistant.retrieval.index import Index
 
-DATA_DIR = Path(__file__).resolve().parent / "ranking_data"
+#: The built memory (``manage.py build_ranker`` writes it from the training questions).
+MEMORY_FILE = "question_memory.jsonl"
+MEMORY_SCHEMA = "answer-set-jsonl-1"
 #: How many of the nearest labelled questions vote.
 NEIGHBOURS = 20
 #: A neighbour's vote is its cosine to this power, so the closest askers count most (the
@@ -181,14 +186,18 @@ def read(paths: list[Path]) -> list[tuple[str, Remembered]]:
     return out
 
 
-def training_sets() -> list[Path]:
-    return sorted(DATA_DIR.glob("questions-*.jsonl"))
+def built() -> Path:
+    """The built memory's file; ``ModelNotReady`` when it is missing."""
+    found = Path(settings.AICD_MODEL_DIR) / MEMORY_FILE
+    if not found.exists():
+        raise ModelNotReady("question_memory", f"is not built ({MEMORY_FILE} is missing)")
+    return found
 
 
 @lru_cache(maxsize=8)
 def for_index(index: Index) -> QuestionMemory:
-    """The shipped labelled questions, spelled as ``index``'s package spells its words."""
-    return QuestionMemory.fit(read(training_sets()), index.correct)
+    """The built memory's questions, spelled as ``index``'s package spells its words."""
+    return QuestionMemory.fit(read([built()]), index.correct)
 
 
 @contextlib.contextmanager

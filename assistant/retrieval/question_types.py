@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.units import Unit, unit_text
+from assistant.package.units import Unit, unit_text
 
 DEFINITION, WHO, FIGURE, LISTING, WHY, HOW, OTHER = (
     "definition",

@@ -3,14 +3,14 @@
 Every feature is a property of the pair that holds for any package, not a word of this one:
 how much of the question the first-stage BM25 score, the heading, the artifact title, one unit
 of the section or the whole section covers (IDF-weighted); how close the two lie in the
-package's own latent space (``assistant/section_space.py``); how likely the question is about
+package's own latent space (``assistant/retrieval/section_space.py``); how likely the question is about
 the section's artifact (``assistant/screening/topics.py``, learnt from the screening corpus);
-how strongly the nearest labelled questions vote for it (``assistant/question_memory.py``);
+how strongly the nearest labelled questions vote for it (``assistant/retrieval/question_memory.py``);
 whether the question names the heading or asks for the term the section defines; what kind of section it is (guidance,
 checklist, definition, example, anti-pattern) crossed with what the question asks for (a role,
 a figure, a list, a definition, a reason, a method); and whether the section holds what that
 kind of question wants (a sentence naming a role that decides, a figure, a list or table).
-``assistant/ranking.py`` weighs them with the model ``assistant/ranker_training.py`` learns.
+``assistant/retrieval/ranking.py`` weighs them with the model ``learning/training/ranker.py`` learns.
 """
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from assistant import question_memory, question_types, section_kinds
-from assistant.retrieval import Index
-from assistant.types import PackageRow
-from assistant.units import ITEM, LIST, ROW, SENTENCE, TABLE, units
+from assistant.domain.types import PackageRow
+from assistant.package import kinds as section_kinds
+from assistant.package.units import ITEM, LIST, ROW, SENTENCE, TABLE, units
+from assistant.retrieval import question_memory, question_types
+from assistant.retrieval.index import Index
 from core.text import content_stems, stems
 
 QTYPES = (
@@ -89,7 +90,7 @@ class QuestionTerms:
     qtype: str
     term: frozenset[str]
     warn: bool
-    #: What the nearest labelled questions say (``assistant/question_memory.py``).
+    #: What the nearest labelled questions say (``assistant/retrieval/question_memory.py``).
     votes: question_memory.Votes = question_memory.NO_VOTES
 
 

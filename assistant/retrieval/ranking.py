@@ -1,40 +1,46 @@
 """Learned re-ranking of retrieval hits: which package section answers the question.
 
-BM25 (``assistant/retrieval.py``) finds the candidate sections by shared words; it cannot tell
+BM25 (``assistant/retrieval/index.py``) finds the candidate sections by shared words; it cannot tell
 the section that answers "Who decides the production go-live?" from one that mentions the same
 words. This module re-orders the candidates (BM25's leading rows, plus any section whose
 heading the question names) by a linear model over the pair features of
-``assistant/rank_features.py``, learnt by ``manage.py build_ranker`` from the project's labelled
-questions (``assistant/ranking_data/``) into ``assistant/ranking_data/ranker.json``. A score is
+``assistant/retrieval/rank_features.py``, learnt by ``manage.py build_ranker`` from the project's labelled
+questions (``data/ranking/``) into ``models/ranker.json``. A score is
 the candidate's share of a softmax over the candidates, so "close to the best" is a ratio. It
-never removes a hit and never refuses; a definition question that names a section heading counts
-as package support.
+never removes a hit and never refuses.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from assistant import question_memory, rank_features, section_kinds, section_space
-from assistant.retrieval import Hit, Index, SearchResult
+from django.conf import settings
+
+from assistant.domain.types import PackageRow
+from assistant.models.store import ModelNotReady
+from assistant.package import kinds as section_kinds
+from assistant.retrieval import question_memory, rank_features, section_space
+from assistant.retrieval.index import Hit, Index, SearchResult
 from assistant.screening.artifact import get_screening
-from assistant.types import PackageRow
 from core.text import content_stems
 
 DEPTH = 24
 # Sections taken from the package's latent space besides BM25's, for questions in other words.
 SEMANTIC_CANDIDATES = 8
-# Sections the nearest labelled questions voted for, besides both (assistant/question_memory.py).
+# Sections the nearest labelled questions voted for, besides both (assistant/retrieval/question_memory.py).
 REMEMBERED_CANDIDATES = 5
-MODEL_PATH = Path(__file__).resolve().parent / "ranking_data" / "ranker.json"
+MODEL_PATH = Path(settings.AICD_MODEL_DIR) / "ranker.json"
 
 
-class StaleRankerError(RuntimeError):
+class StaleRankerError(ModelNotReady):
     """The committed ranker was trained on a different feature list than the code computes."""
 
 
@@ -57,14 +63,39 @@ class RankerModel:
         )
 
 
+_stand_in: contextvars.ContextVar[RankerModel | None] = contextvars.ContextVar(
+    "ranker_stand_in", default=None
+)
+
+
+def current() -> RankerModel:
+    """The ranker answers are ranked with: the shipped one, or an evaluation's stand-in."""
+    return _stand_in.get() or model()
+
+
+@contextlib.contextmanager
+def reading_with(stand_in: RankerModel) -> Iterator[None]:
+    """Within the block, rank with ``stand_in`` (the learning side's leave-one-package-out folds)."""
+    token = _stand_in.set(stand_in)
+    try:
+        yield
+    finally:
+        _stand_in.reset(token)
+
+
+def schema() -> str:
+    """What a ranker file must have been trained on: this code's feature list."""
+    return ",".join(rank_features.FEATURES)
+
+
 @lru_cache(maxsize=1)
 def model() -> RankerModel:
+    if not MODEL_PATH.exists():
+        raise ModelNotReady("ranker", f"is not built ({MODEL_PATH.name} is missing)")
     raw = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
     features = tuple(raw["features"])
     if features != rank_features.FEATURES:
-        raise StaleRankerError(
-            f"{MODEL_PATH} was trained on other features; run `manage.py build_ranker`"
-        )
+        raise StaleRankerError("ranker", "was trained on other features than this code computes")
     return RankerModel(features, tuple(float(w) for w in raw["weights"]))
 
 
@@ -133,7 +164,7 @@ def search(index: Index, question: str, *, k: int) -> SearchResult:
     result = index.search(question, k=DEPTH)
     if not result.hits:
         return result
-    ranker = model()
+    ranker = current()
     q = rank_features.analyse(index, question)
     pool = candidates(index, question, result, q)
     raw = [ranker.score(c.vector) for c in pool]
@@ -147,10 +178,8 @@ def search(index: Index, question: str, *, k: int) -> SearchResult:
         key=lambda item: (-item[0], item[1]),
     )
     hits = tuple(dataclasses.replace(hit, score=share) for share, _, hit in scored[:k])
-    term = q.term
-    defined = bool(term) and any(frozenset(content_stems(h.row.heading)) == term for h in hits[:1])
-    # ``top_score`` stays BM25's: the answerability judge (assistant/answerability.py) weighs it.
-    return dataclasses.replace(result, hits=hits, supported=result.supported or defined)
+    # ``top_score`` stays BM25's: the answerability judge (assistant/screening/answerability.py) weighs it.
+    return dataclasses.replace(result, hits=hits)
 
 
 def _remembered_rows(index: Index, votes: question_memory.Votes) -> list[PackageRow]:

@@ -4,7 +4,7 @@ Two sections that use the same words together ("release", "version", "source own
 close even where a question shares few words with the one that answers it. The space is a
 truncated SVD of the sections' TF-IDF stem vectors (scikit-learn), fitted with a fixed seed
 once per process per context pack: nothing is downloaded and nothing outside the package is
-used. ``assistant/rank_features.py`` reads one number from it: the cosine between a question
+used. ``assistant/retrieval/rank_features.py`` reads one number from it: the cosine between a question
 and a section.
 """
 
@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from assistant.types import PackageRow
+from assistant.domain.types import PackageRow
 from core.text import content_stems
 
 if TYPE_CHECKING:
-    from assistant.retrieval import Index
+    from assistant.retrieval.index import Index
 
 DIMENSIONS = 50
 SEED = 0

@@ -19,8 +19,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from assistant.criteria import Criterion
-from assistant.expansion import Expansion
+from assistant.package.criteria import Criterion
+from assistant.package.expansion import Expansion
 from core.text import content_stems, stems, words
 
 # What introduces the things a reviewer wants checked.

@@ -1,4 +1,4 @@
-"""The review lanes the offline provider writes from a criteria review (``assistant/criteria_review.py``, ``assistant/review_findings.py``).
+"""The review lanes the offline provider writes from a criteria review (``assistant/review/criteria_review.py``, ``assistant/review/findings.py``).
 
 Uploaded session source says: one verbatim uploaded sentence per finding that rests on one,
 with its source title and anchor. Assessment / synthesis: one line per criterion, named as the
@@ -11,7 +11,10 @@ package citation and the owner who decides, and each not covered aspect with its
 
 from __future__ import annotations
 
-from assistant.criterion_assessment import (
+from assistant.domain.lane_labels import neutralise
+from assistant.domain.prompt import ProviderRequest, SourceRef
+from assistant.package.sentences import split_sentences
+from assistant.review.criterion_assessment import (
     CONTRADICTED,
     MISSING,
     NOT_COVERED,
@@ -19,10 +22,7 @@ from assistant.criterion_assessment import (
     PRESENT,
     Check,
 )
-from assistant.lane_labels import neutralise
-from assistant.prompt import ProviderRequest, SourceRef
-from assistant.review_findings import FINDING_LABEL
-from assistant.sentences import split_sentences
+from assistant.review.findings import FINDING_LABEL
 
 
 def inert(text: str) -> str:

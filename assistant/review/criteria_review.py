@@ -1,19 +1,19 @@
 """Planning a criteria review: the draft kind, the criteria asked for, their checks and the rows they cite.
 
-The package declares its criteria and prohibitions (``assistant/criteria.py``). A review picks
+The package declares its criteria and prohibitions (``assistant/package/criteria.py``). A review picks
 the criteria for the draft's kind (asked in the question, else read from the upload's title and
-opening: ``assistant/draft_kinds.py``), reads every sentence of every uploaded source (headings, table rows and fragments are
+opening: ``assistant/review/draft_kinds.py``), reads every sentence of every uploaded source (headings, table rows and fragments are
 never evidence) and gives each criterion one status:
 
 - **present**, **partial**, **missing** or **contradicted**, each criterion assessed on every
-  sentence (``assistant/criterion_assessment.py``, sentences from ``assistant/upload_sentences.py``);
+  sentence (``assistant/review/criterion_assessment.py``, sentences from ``assistant/review/upload_sentences.py``);
 - **not covered**: an aspect the question asks to have checked that falls under no declared
-  criterion (``assistant/review_aspects.py``); the package's own "not covered" row is cited.
+  criterion (``assistant/review/aspects.py``); the package's own "not covered" row is cited.
 
 An aspect the question names that falls under a criterion declared for another draft kind is
 assessed as that criterion too, as the question asks.
 
-The findings, tied to their citations and rendered, are ``assistant/review_findings.py``.
+The findings, tied to their citations and rendered, are ``assistant/review/findings.py``.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assistant import review_aspects
-from assistant.criteria import Criterion, ReviewCriteria
-from assistant.criterion_assessment import NOT_COVERED, Check, assess
-from assistant.draft_kinds import draft_kind
-from assistant.expansion import Expansion
+from assistant.package.criteria import Criterion, ReviewCriteria
+from assistant.package.expansion import Expansion
+from assistant.review import aspects as review_aspects
+from assistant.review.criterion_assessment import NOT_COVERED, Check, assess
+from assistant.review.draft_kinds import draft_kind
 from core.text import stems
 from uploads.types import SessionSource
 

@@ -16,9 +16,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assistant import criterion_evidence
-from assistant.criteria import Criterion, Prohibition, ReviewCriteria
-from assistant.upload_sentences import Sentence, sentences
+from assistant.package.criteria import Criterion, Prohibition, ReviewCriteria
+from assistant.review import criterion_evidence
+from assistant.review.upload_sentences import Sentence, sentences
 from core.text import stems
 from uploads.types import SessionSource
 

@@ -12,9 +12,9 @@ declared terms alone misses evidence and picks the wrong sentence. This model sc
   criterion, whether a label the sentence opens with ("Data boundary: ...") names it, whether the
   sentence holds the criterion's required element or hedges, and length.
 
-The weights are learnt by ``assistant/evidence_training.py`` from labelled drafts
-(``assistant/review_data/``) and shipped as ``assistant/review_data/evidence_model.json``; nothing
-is downloaded. ``assistant/criterion_assessment.py`` reads the best-scoring sentence per criterion.
+The weights are learnt by ``learning/training/evidence.py`` from labelled drafts
+(``data/reviews/training/``) and shipped as ``models/evidence_model.json``; nothing
+is downloaded. ``assistant/review/criterion_assessment.py`` reads the best-scoring sentence per criterion.
 """
 
 from __future__ import annotations
@@ -25,13 +25,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from assistant.criteria import Criterion
-from assistant.sparse_model import Shipped, SparseLogistic
-from assistant.upload_sentences import Sentence
+from django.conf import settings
+
+from assistant.models.sparse import Shipped, SparseLogistic
+from assistant.package.criteria import Criterion
+from assistant.review.upload_sentences import Sentence
 from core.text import content_stems, stems
 
 LEAD_IN_WORDS = 5
-MODEL_PATH = Path(__file__).resolve().parent / "review_data" / "evidence_model.json"
+MODEL_PATH = Path(settings.AICD_MODEL_DIR) / "evidence_model.json"
 
 
 def _phrase_positions(seq: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
@@ -161,12 +163,15 @@ class EvidenceModel(SparseLogistic):
         return cls(weights, intercept, about, threshold=float(data["threshold"]))
 
 
-SHIPPED: Shipped[EvidenceModel] = Shipped(lambda: MODEL_PATH, EvidenceModel.from_json)
+SHIPPED: Shipped[EvidenceModel] = Shipped(
+    "evidence_model", lambda: MODEL_PATH, EvidenceModel.from_json
+)
 
 
 def model() -> EvidenceModel | None:
-    """The model reviews read evidence with: the shipped one, or None when none is built (the
-    assessment then reads declared terms alone)."""
+    """The model reviews read evidence with (None only inside an evaluation's
+    ``reading_with(None)``, where the assessment reads declared terms alone); a missing model
+    raises ``ModelNotReady``."""
     return SHIPPED.get()
 
 

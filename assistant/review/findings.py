@@ -11,8 +11,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from assistant.criteria_review import Plan
-from assistant.criterion_assessment import (
+from assistant.domain.types import PackageRow, StructuredReview
+from assistant.review.criteria_review import Plan
+from assistant.review.criterion_assessment import (
     CONTRADICTED,
     MISSING,
     NOT_COVERED,
@@ -20,7 +21,6 @@ from assistant.criterion_assessment import (
     PRESENT,
     Check,
 )
-from assistant.types import PackageRow, StructuredReview
 from uploads.types import SessionSource
 
 FINDING_LABEL = {

@@ -12,10 +12,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from assistant.lane_labels import neutralise
-from assistant.prompt import ProviderRequest, SourceRef
-from assistant.sentences import best_sentences, split_sentences
-from assistant.upload_sentences import quotable
+from assistant.domain.lane_labels import neutralise
+from assistant.domain.prompt import ProviderRequest, SourceRef
+from assistant.package.sentences import best_sentences, split_sentences
+from assistant.review.upload_sentences import quotable
 from core.text import content_stems, excerpt, words
 
 PASS, CONCERN, BLOCKER, MISSING, NOT_COVERED = (

@@ -21,11 +21,14 @@ import re
 from collections.abc import Callable, Container
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from wordfreq import top_n_list, zipf_frequency
 
-from assistant.retrieval import SearchResult
 from core.text import STOPWORDS, stemmed_stopwords, stems
+
+if TYPE_CHECKING:
+    from assistant.retrieval.index import SearchResult
 
 # A word rarer than this in general English (Zipf scale: 3 is once per million words) and absent
 # from the package is treated as a specific subject: "hnsw", "kubernetes", "premiums".

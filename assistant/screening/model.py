@@ -16,13 +16,20 @@ from pathlib import Path
 
 import numpy as np
 
-from assistant.screening.corpus import CLASSES
 from assistant.screening.features import FEATURE_VERSION, featurize
 from core.files import save_arrays_and_meta
 
 ANSWER = "answer"
 WEIGHTS_FILE = "weights.npz"
 META_FILE = "model.json"
+
+#: The intent classes the model scores (the corpus categories map onto them).
+CLASSES = (
+    "answer",
+    "unsupported_general_chat",
+    "unsupported_approval_request",
+    "private_internal_data_request",
+)
 
 
 class ModelError(RuntimeError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from assistant.screening import rules
+from assistant.screening import requests, rules
 from assistant.screening.model import ANSWER, ScreeningModel
 from assistant.screening.normalize import plain
 
@@ -33,6 +33,26 @@ def opens_with_review_request(question: str) -> bool:
     return rules.without_review_request(plain(question)) is not None
 
 
+#: The refusals a single request decides for the whole question, most severe first: a request
+#: for private data or for an approval is refused wherever it stands in the question.
+SEVERE = (PRIVATE_DATA, "unsupported_approval_request")
+#: A request scored alone has less context than the whole question, so it must be surer. Chosen on
+#: the training corpus: the highest grid value (0.7, 0.8, 0.9, 0.95) that refuses at most 0.5% more
+#: of its answerable questions than screening the whole question (0.26% at 0.9, 0.57% at 0.8).
+PART_THRESHOLD = 0.9
+
+
+def _most_severe_request(question: str, model: ScreeningModel) -> str | None:
+    """The most severe refusal any one of the question's requests calls for on its own."""
+    parts = requests.requests(question)
+    if len(parts) < 2:
+        return None
+    for pattern in SEVERE:
+        if any(model.screen(p).scores.get(pattern, 0.0) >= PART_THRESHOLD for p in parts):
+            return pattern
+    return None
+
+
 def decide(question: str, model: ScreeningModel, *, with_sources: bool = False) -> IntentDecision:
     """The intent decision. ``with_sources``: session sources are attached to the run, so a
     request to review them is what the assistant is for; only what else the question asks is
@@ -46,6 +66,9 @@ def decide(question: str, model: ScreeningModel, *, with_sources: bool = False) 
     screen = model.screen(question)
     rule = rules.match(plain(question))
     pattern = screen.refusal
+    severe = _most_severe_request(question, model)
+    if severe is not None and pattern not in SEVERE:
+        pattern = severe
     if rule is not None:
         if rule.kind is rules.RuleKind.UPLOAD_BOUNDARY:
             pattern = UPLOADED_SOURCE_BOUNDARY

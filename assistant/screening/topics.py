@@ -4,7 +4,7 @@ The screening corpus labels every answerable and borderline question with the ar
 answers it (3,500 questions by eight authors). A multinomial logistic regression over TF-IDF word
 uni-/bigrams and character n-grams inside word boundaries (scikit-learn, lbfgs, deterministic)
 learns that mapping, so "swap the underlying LLM" can point at governance even where it shares
-few words with the section that answers. The section ranker (``assistant/ranking.py``) reads the
+few words with the section that answers. The section ranker (``assistant/retrieval/ranking.py``) reads the
 probability of a candidate's artifact as one feature. It is built with the screening model
 (``manage.py build_screening_model``) into ``AICD_SCREENING_MODEL_DIR/topics``; a package whose
 artifacts the corpus does not name gets probability 0 for every section, which changes no
@@ -22,10 +22,8 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
-from sklearn.linear_model import LogisticRegression
+from sklearn.feature_extraction.text import CountVectorizer
 
-from assistant.screening.corpus import Example
 from assistant.screening.model import ModelError
 from assistant.screening.normalize import plain
 from core.files import save_arrays_and_meta
@@ -134,42 +132,3 @@ class TopicModel:
             )
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise ModelError(f"no usable topic model in {directory}: {exc}") from None
-
-
-def train(examples: Sequence[Example]) -> TopicModel:
-    """Fit the classifier on every example that names its artifact topic."""
-    labelled = [e for e in examples if e.topic]
-    if len({e.topic for e in labelled}) < 2:
-        raise ValueError("the corpus names fewer than two artifact topics")
-    texts = [plain(e.question).lower() for e in labelled]
-    word = TfidfVectorizer(sublinear_tf=True, min_df=MIN_DF, **_WORD).fit(texts)
-    char = TfidfVectorizer(sublinear_tf=True, min_df=MIN_DF, **_CHAR).fit(texts)
-    topics = tuple(sorted({e.topic for e in labelled}))
-    word_vocabulary = {str(k): int(v) for k, v in word.vocabulary_.items()}
-    char_vocabulary = {str(k): int(v) for k, v in char.vocabulary_.items()}
-    shell = TopicModel(
-        topics=topics,
-        word_vocabulary=word_vocabulary,
-        char_vocabulary=char_vocabulary,
-        idf=np.concatenate([word.idf_, char.idf_]),
-        coef=np.zeros((len(topics), 0)),
-        intercept=np.zeros(len(topics)),
-    )
-    classifier = LogisticRegression(C=REGULARISATION_C, max_iter=3000)
-    classifier.fit(
-        shell._rows([e.question for e in labelled]), [topics.index(e.topic) for e in labelled]
-    )
-    coef, intercept = classifier.coef_, classifier.intercept_
-    if len(topics) == 2:
-        # scikit-learn keeps one row for two classes (the second's log-odds): as a softmax, the
-        # first class scores 0.
-        coef = np.vstack([np.zeros_like(coef), coef])
-        intercept = np.concatenate([[0.0], intercept])
-    return TopicModel(
-        topics=topics,
-        word_vocabulary=word_vocabulary,
-        char_vocabulary=char_vocabulary,
-        idf=shell.idf,
-        coef=coef,
-        intercept=intercept,
-    )

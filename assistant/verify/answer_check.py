@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant import lane_labels, lanes, review_findings
-from assistant.prompt import ProviderRequest
-from assistant.types import Lane
+from assistant.domain import lane_labels, lanes
+from assistant.domain.prompt import ProviderRequest
+from assistant.domain.types import Lane
+from assistant.review import findings as review_findings
 
 MARKER_RE = re.compile(r"\[\s*([A-Za-z]+\d+(?:\s*[,;]\s*[A-Za-z]*\d+)*)\s*\]")
 _LABEL_ALTERNATION = "|".join(re.escape(label) for label in lanes.ALL_LABELS)

@@ -2,7 +2,7 @@
 
 A sent source is read once into its sentences (table rows included, as the offline answer quotes
 them), each with the facts that must agree exactly (numbers, durations, roles, modals, negation
-scopes). Stemming comes from ``core.text``, synonyms from ``assistant.expansion``; an analyzer
+scopes). Stemming comes from ``core.text``, synonyms from ``assistant.package.expansion``; an analyzer
 memoises sentences per process.
 """
 
@@ -13,7 +13,10 @@ from collections import Counter
 from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 
-from assistant.claims import (
+from assistant.domain.prompt import SourceRef
+from assistant.package.expansion import Expansion
+from assistant.package.units import ROW, units
+from assistant.verify.claims import (
     MODAL_WORDS,
     durations,
     flat,
@@ -22,10 +25,7 @@ from assistant.claims import (
     numbers_counted,
     roles,
 )
-from assistant.expansion import Expansion
-from assistant.output_rails import plain_text
-from assistant.prompt import SourceRef
-from assistant.units import ROW, units
+from assistant.verify.output_rails import plain_text
 from core.text import content_stems, stems, words
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[A-Z0-9\"'(*`])")

@@ -2,7 +2,7 @@
 
 Alignment is greedy over the claim's content words (at most three sentences); the checks are the
 elements that must agree exactly: numbers, durations, roles, capitalised names, negation, modal
-strength and quotations. ``assistant.claim_support`` turns their results into a score.
+strength and quotations. ``assistant.verify.claim_support`` turns their results into a score.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence, Set
 from itertools import pairwise
 
-from assistant.claim_analysis import Analyzer, Sentence, SourceText
-from assistant.claims import (
+from assistant.verify.claim_analysis import Analyzer, Sentence, SourceText
+from assistant.verify.claims import (
     IMPLICATION_LABEL,
     QUOTED,
     flat,
@@ -133,7 +133,7 @@ def is_attributed_quote(
     (``Draft PRD.pdf, page 3: "..."``): the quote is the claim, and it is the source's text.
 
     ``page_joins`` are the (page N, page N+1) excerpt id pairs that the server found one sentence
-    to run across (``assistant.criterion_assessment.Check.continued_id``): cited in that order, the
+    to run across (``assistant.review.criterion_assessment.Check.continued_id``): cited in that order, the
     quote may run from the end of the first into the start of the second.
     """
     shaped = _ATTRIBUTED.match(body)

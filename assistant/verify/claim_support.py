@@ -1,6 +1,6 @@
 """Claim support: each claim of an answer scored against the text of the sources it cites.
 
-Claims and the facts they carry come from ``assistant.claims``. A claim's support score, in
+Claims and the facts they carry come from ``assistant.verify.claims``. A claim's support score, in
 [0, 1], is
 
     coverage x 0.5 ** (number of meaning-changing disagreements)
@@ -25,8 +25,8 @@ Every lane kind has a rule (``LANE_RULES`` in docs/source-boundaries.md):
 - the exact no-divergence and not-retrieved sentences are always allowed.
 
 Deterministic: no model, no network. This module holds the decision (the score, the rule per
-lane kind); the text analysis is ``assistant.claim_analysis``, the alignment and the exact
-checks ``assistant.claim_matching``.
+lane kind); the text analysis is ``assistant.verify.claim_analysis``, the alignment and the exact
+checks ``assistant.verify.claim_matching``.
 """
 
 from __future__ import annotations
@@ -35,13 +35,21 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from assistant import claim_matching as matching
-from assistant import lanes
-from assistant.claim_analysis import Analyzer, SourceText, analyzer_for
-from assistant.claims import Claim, durations, lane_claims, modals, numbers, numbers_counted, roles
-from assistant.expansion import Expansion
-from assistant.prompt import ProviderRequest
-from assistant.types import Lane
+from assistant.domain import lanes
+from assistant.domain.prompt import ProviderRequest
+from assistant.domain.types import Lane
+from assistant.package.expansion import Expansion
+from assistant.verify import claim_matching as matching
+from assistant.verify.claim_analysis import Analyzer, SourceText, analyzer_for
+from assistant.verify.claims import (
+    Claim,
+    durations,
+    lane_claims,
+    modals,
+    numbers,
+    numbers_counted,
+    roles,
+)
 
 DEFAULT_THRESHOLD = 0.85
 

@@ -10,7 +10,7 @@ The facts that must agree exactly between a claim and its sources are read here,
 numbers and percentages (digits and number words alike), durations and frequencies, named roles
 and owners, modal strength (must / should / may / must not), and what each negation applies to;
 with the flattened form in which quotations are compared. Scoring them against the cited sources
-is ``assistant.claim_support``'s job.
+is ``assistant.verify.claim_support``'s job.
 
 Deterministic: no model, no network.
 """
@@ -22,9 +22,9 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 
-from assistant import lanes
-from assistant.answer_check import MARKER_RE, citation_ids
-from assistant.types import Lane
+from assistant.domain import lanes
+from assistant.domain.types import Lane
+from assistant.verify.answer_check import MARKER_RE, citation_ids
 from core.text import STOPWORDS, content_stems, words
 
 FIXED_TEXTS = {

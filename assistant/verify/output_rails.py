@@ -1,6 +1,6 @@
 """Output rails: what never leaves the answer path, whatever the question screen decided.
 
-Independent of the input screen (``assistant.policy``): these look only at what a provider wrote
+Independent of the input screen (``assistant.pipeline.policy``): these look only at what a provider wrote
 and at the sources it was sent.
 
 - ``scrub``: the configured API key replaced in any provider-derived string (answer text, model

@@ -1,14 +1,14 @@
 """From a provider's raw answer to the lanes a reviewer may see: shape, output rails, claim support.
 
-Every provider's answer takes this one path (``assistant.services.answer`` calls ``verify``):
+Every provider's answer takes this one path (``assistant.pipeline.services.answer`` calls ``verify``):
 
 1. the configured API key is scrubbed from the text (and, by ``safe_model`` / ``safe_message``,
    from the model name and error messages) before anything is logged, rendered or returned;
-2. the gate (``assistant.answer_check``) checks lanes, order and citation ids;
+2. the gate (``assistant.verify.answer_check``) checks lanes, order and citation ids;
 3. lane text becomes plain text (``output_rails.plain_text``);
 4. output rails: no secret-shaped text, no approval that is not a verbatim quote of a source sent;
-5. claim support (lanes split into claims by ``assistant.claims``, each scored by
-   ``assistant.claim_support``): below the threshold, ``strict`` withholds the
+5. claim support (lanes split into claims by ``assistant.verify.claims``, each scored by
+   ``assistant.verify.claim_support``): below the threshold, ``strict`` withholds the
    answer with a diagnostic that names claims by lane and position only, ``annotate`` shows
    the claim marked unsupported, without its citation markers.
 
@@ -24,12 +24,12 @@ from typing import Any
 
 from django.conf import settings
 
-from assistant import answer_check as gate
-from assistant import claim_analysis, claim_support, claims, output_rails
-from assistant.claim_support import SupportReport
-from assistant.expansion import Expansion
-from assistant.prompt import ProviderRequest
-from assistant.types import Citation, Lane, StructuredReview
+from assistant.domain.prompt import ProviderRequest
+from assistant.domain.types import Citation, Lane, StructuredReview
+from assistant.package.expansion import Expansion
+from assistant.verify import answer_check as gate
+from assistant.verify import claim_analysis, claim_support, claims, output_rails
+from assistant.verify.claim_support import SupportReport
 
 STRICT, ANNOTATE = "strict", "annotate"
 UNSUPPORTED_PREFIX = "(Unsupported: not found in the cited sources.)"

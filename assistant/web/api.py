@@ -14,10 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from aicd.throttling import SharedScopedRateThrottle
-from assistant import api_schema, services
-from assistant.modes import Mode
+from assistant.domain.modes import Mode
+from assistant.pipeline import services
+from assistant.web import api_schema
 from core.fields import StrictCharField
+from core.throttling import SharedScopedRateThrottle
 from uploads import services as uploads
 from uploads.owner import owner_of
 

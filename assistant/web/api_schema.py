@@ -10,9 +10,9 @@ from __future__ import annotations
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 
-from assistant import lanes
 from assistant.current import base as current_states
-from assistant.modes import Mode, RunState
+from assistant.domain import lanes
+from assistant.domain.modes import Mode, RunState
 from core.openapi import error_responses
 
 _CITATION_CLASSES = list(lanes.CITATION_CLASSES)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-from assistant import lanes
+from assistant.domain import lanes
 
 CITATION_GROUPS = (
     (lanes.PACKAGE_CITATION, "Package citations", "package"),

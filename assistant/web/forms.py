@@ -7,7 +7,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 
-from assistant.modes import MODE_DISPLAY_NAMES, Mode
+from assistant.domain.modes import MODE_DISPLAY_NAMES, Mode
 
 
 class ModeRadioSelect(forms.RadioSelect):

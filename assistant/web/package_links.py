@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from assistant.context_pack import ContextPack
-from assistant.types import PackageRow
+from assistant.domain.types import PackageRow
+from assistant.retrieval.context_pack import ContextPack
 
 EXAMPLE_COUNT = 4
 

@@ -14,8 +14,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from assistant import citation_groups, presentation, refusal_guidance, review_checklist, run_details
-from assistant.modes import MODE_DISPLAY_NAMES, Mode
+from assistant.domain.modes import MODE_DISPLAY_NAMES, Mode
+from assistant.web import (
+    citation_groups,
+    presentation,
+    refusal_guidance,
+    review_checklist,
+    run_details,
+)
 
 MARKDOWN = "md"
 DOCX = "docx"

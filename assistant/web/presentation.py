@@ -2,22 +2,22 @@
 
 Everything here reads the run body (``Run.to_dict()``, the API's shape) and the context pack; it
 decides wording and grouping only. Each part of the card is built in its own module:
-``assistant/refusal_guidance.py``, ``assistant/citation_groups.py``, ``assistant/run_details.py``,
-``assistant/review_checklist.py``; links into the package and example questions are
-``assistant/package_links.py``. The stable refusal messages stay in ``assistant.policy``.
+``assistant/web/refusal_guidance.py``, ``assistant/web/citation_groups.py``, ``assistant/web/run_details.py``,
+``assistant/web/review_checklist.py``; links into the package and example questions are
+``assistant/web/package_links.py``. The stable refusal messages stay in ``assistant.pipeline.policy``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from assistant.citation_groups import citation_groups
-from assistant.context_pack import ContextPack
-from assistant.modes import MODE_DISPLAY_NAMES, Mode
-from assistant.policy import Pattern
-from assistant.refusal_guidance import REFUSAL_TITLES, next_step
-from assistant.review_checklist import checklist
-from assistant.run_details import run_details
+from assistant.domain.modes import MODE_DISPLAY_NAMES, Mode
+from assistant.pipeline.policy import Pattern
+from assistant.retrieval.context_pack import ContextPack
+from assistant.web.citation_groups import citation_groups
+from assistant.web.refusal_guidance import REFUSAL_TITLES, next_step
+from assistant.web.review_checklist import checklist
+from assistant.web.run_details import run_details
 
 NOTICE_TITLES: dict[str, str] = {
     Pattern.NO_CURRENT_SOURCE_SUPPORT: "No current/public source was used",

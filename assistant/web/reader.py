@@ -9,8 +9,8 @@ from pathlib import Path
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 
-from assistant.context_pack import ContextPack
-from assistant.package import Artifact, markdown, parse_artifact
+from assistant.package.artifacts import Artifact, markdown, parse_artifact
+from assistant.retrieval.context_pack import ContextPack
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from assistant.context_pack import ContextPack
-from assistant.package_links import Link, section_link, topic_links
-from assistant.policy import Pattern
+from assistant.pipeline.policy import Pattern
+from assistant.retrieval.context_pack import ContextPack
+from assistant.web.package_links import Link, section_link, topic_links
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ import re
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from assistant import lanes
-from assistant.answer_check import MARKER_RE
+from assistant.domain import lanes
+from assistant.verify.answer_check import MARKER_RE
 
 _BULLET = re.compile(r"^[-*•]\s+")
 _CLASS_CSS = {"P": "cite-package", "C": "cite-current", "U": "cite-uploaded"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from assistant.modes import MODE_DISPLAY_NAMES, Mode
+from assistant.domain.modes import MODE_DISPLAY_NAMES, Mode
 
 # "(AICD_SOME_SETTING)" or "(AICD_SOME_SETTING=value)" in an operator-facing detail string.
 _SETTING_NAME = re.compile(r"\s*\(AICD_[A-Z0-9_]+(?:=[^)]*)?\)")
@@ -64,14 +64,11 @@ def _screening(body: dict[str, Any]) -> str:
         how = "The screening model"
     else:
         return ""
-    answerability = screening.get("answerability")
+    coverage = screening.get("coverage_check")
     text = f"{how} {outcome}."
-    if answerability and answerability.get("applied", True):
-        text += (
-            f" Package coverage score {answerability['probability']:.2f}"
-            f" (needed {answerability['threshold']:.2f})."
-        )
-    elif answerability:
+    if coverage == "applied":
+        text += " The package's coverage of the question was checked."
+    elif coverage:
         text += " The package's review criteria answer a review of the selected drafts."
     return text
 

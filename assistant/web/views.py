@@ -14,20 +14,15 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from aicd.throttling import throttle_posts
-from assistant import (
-    context_pack,
-    history,
-    package_links,
-    presentation,
-    rendering,
-    review_packet,
-    services,
-)
-from assistant import reader as package_reader
-from assistant.forms import ChatForm
-from assistant.modes import MODE_DISPLAY_NAMES, Mode
+from assistant.domain.modes import MODE_DISPLAY_NAMES, Mode
+from assistant.pipeline import services
+from assistant.retrieval import context_pack
+from assistant.web import history, package_links, presentation, rendering
+from assistant.web import packet as review_packet
+from assistant.web import reader as package_reader
+from assistant.web.forms import ChatForm
 from core.errors import ApplicationError
+from core.throttling import throttle_posts
 from uploads import services as uploads
 from uploads.owner import owner_of
 
@@ -128,7 +123,7 @@ def clear_history(request: HttpRequest) -> HttpResponse:
 def packet(request: HttpRequest, run_id: str, fmt: str) -> HttpResponse:
     """The review packet of one run of this session's history, built now and not kept.
 
-    Only the session that ran it holds the run (``assistant/history.py``), so another user, or
+    Only the session that ran it holds the run (``assistant/web/history.py``), so another user, or
     this user after clearing the history, gets a 404. Reading it changes nothing: no CSRF token.
     """
     if fmt not in review_packet.FORMATS:

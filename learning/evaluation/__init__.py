@@ -1,1 +1,1 @@
-"""learning/evaluation."""
+"""Evaluation: figures on held-out data for make eval and the floors in tests/eval/."""

@@ -2,7 +2,7 @@
 
 Each labelled question names the sections a careful expert would cite (first is best) and the
 verbatim package phrases a good answer must contain. A question goes through the real pipeline
-(`assistant.services.answer`, deterministic offline provider); the figures read the run as the
+(`assistant.pipeline.services.answer`, deterministic offline provider); the figures read the run as the
 API returns it.
 """
 
@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from assistant import lanes, question_memory, services
-from assistant.figures_table import figures_table
-from assistant.modes import RunState
+from assistant.domain import lanes
+from assistant.domain.modes import RunState
+from assistant.domain.types import Run
+from assistant.pipeline import services
 from assistant.providers.deterministic import DeterministicProvider
-from assistant.types import Run
+from assistant.retrieval import question_memory
+from learning.evaluation.figures_table import figures_table
 
 # The bars of issue #16, read on the held-out set.
 ANSWER_TARGETS = {"hit_at_1": 0.75, "hit_at_any": 0.90, "key_fact_recall": 0.65, "answered": 0.95}

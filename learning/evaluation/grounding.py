@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assistant import services
-from assistant.context_pack import get_context_pack
+from assistant.pipeline import services
 from assistant.providers.deterministic import DeterministicProvider
+from assistant.retrieval.context_pack import get_context_pack
 
 ANSWERED = "answered"
 # These three early sets are part of the screening corpus (authors session-a, -b and -c), so the
@@ -141,11 +141,11 @@ held-out figures only.
 
 | section | data | authors | tuned on | measured on |
 |---|---|---|---|---|
-| Screening (intent + answerability) | `assistant/screening/data/`, 8,000+ questions, six classes | five persona authors (architect, hurried, newcomer, redteam, operator), the three earlier eval sets as authors session-a/b/c, two authors of questions that name the asker's own tools and names (integrator, context2) and two of review requests about the asker's uploaded draft (reviewreq, reviewreq2, marked `with_upload`) | the other authors of each fold | each author held out in turn; `operator` was written last and never used for any design choice |
-| Answer quality | `assistant/ranking_data/` (1,658 questions), `tests/eval/answers/` (1,508) | analyst, auditor, opsdirector, servicedesk, sponsor, chatops, qalead, intern, vendormgr (ranker training and the labelled-question memory); counsel, pm (held out, checked in aggregate during design); sre, exec (final test, measured at design freeze); ml, newhire (second final test, measured once); procurement, frontline (third final test, measured once); riskmgr, slack (fourth final test, written during a later round by authors who saw none of its changes; measured before the unit ranker landed and once after, never used for a design choice); finctl, uxres, helpdesk (fifth final test, written in the round that added the labelled-question memory, first measured after its design was fixed, then twice more: with three more training authors and with the votes reweighted on training figures; its questions were never read) | `questions-*.jsonl` in `assistant/ranking_data/` | `heldout-*.jsonl`, `final-*.jsonl`, `final2-*.jsonl` to `final5-*.jsonl` |
-| Criteria-level review | `assistant/review_data/drafts/` (46 training drafts), `tests/eval/reviews/` (20 held-out drafts); planted gaps, Markdown, DOCX, PDF | consultant, engineer, platform-lead, secarch (training the evidence model; each read out of author); privacy, opslead (held out, written after the model's design was fixed, measured once) | `assistant/review_data/drafts/` | `tests/eval/reviews/privacy/`, `tests/eval/reviews/opslead/` |
+| Screening (intent + answerability) | `data/screening/`, 8,000+ questions, six classes | five persona authors (architect, hurried, newcomer, redteam, operator), the three earlier eval sets as authors session-a/b/c, two authors of questions that name the asker's own tools and names (integrator, context2) and two of review requests about the asker's uploaded draft (reviewreq, reviewreq2, marked `with_upload`) | the other authors of each fold | each author held out in turn; `operator` was written last and never used for any design choice |
+| Answer quality | `data/ranking/` (1,658 questions), `data/answers/heldout/` (1,508) | analyst, auditor, opsdirector, servicedesk, sponsor, chatops, qalead, intern, vendormgr (ranker training and the labelled-question memory); counsel, pm (held out, checked in aggregate during design); sre, exec (final test, measured at design freeze); ml, newhire (second final test, measured once); procurement, frontline (third final test, measured once); riskmgr, slack (fourth final test, written during a later round by authors who saw none of its changes; measured before the unit ranker landed and once after, never used for a design choice); finctl, uxres, helpdesk (fifth final test, written in the round that added the labelled-question memory, first measured after its design was fixed, then twice more: with three more training authors and with the votes reweighted on training figures; its questions were never read) | `questions-*.jsonl` in `data/ranking/` | `heldout-*.jsonl`, `final-*.jsonl`, `final2-*.jsonl` to `final5-*.jsonl` |
+| Criteria-level review | `data/reviews/training/` (46 training drafts), `data/reviews/heldout/` (20 held-out drafts); planted gaps, Markdown, DOCX, PDF | consultant, engineer, platform-lead, secarch (training the evidence model; each read out of author); privacy, opslead (held out, written after the model's design was fixed, measured once) | `data/reviews/training/` | `data/reviews/heldout/privacy/`, `data/reviews/heldout/opslead/` |
 | Claim verifier | claims built from the package rows | generated (seeded) | the tune half of the artifacts | the held-out half |
-| Early end-to-end sets | `tests/eval/*.jsonl` | helper sessions A, B, C | now part of the screening corpus | retrieval top-3 only (their refusal rates are training figures) |
+| Early end-to-end sets | `data/eval/*.jsonl` | helper sessions A, B, C | now part of the screening corpus | retrieval top-3 only (their refusal rates are training figures) |
 
 ## How the screening works and how it is measured
 
@@ -162,7 +162,7 @@ where a rule is clearly right: promoting or keeping uploads (the seed's uploaded
 boundary), leaving the source boundary ("ignore the package": refused with the model's most
 likely refusal class), and asking for a secret-shaped variable's value; they match addressed
 requests only, with quoted passages removed, and none of them fires on an answerable question of
-the corpus. After retrieval, answerability (`assistant/answerability.py`) refuses
+the corpus. After retrieval, answerability (`assistant/screening/answerability.py`) refuses
 `no_package_support` when the question's specific subjects that the package never mentions
 outweigh the rows' coverage, with weights learnt from the corpus against the shipped package.
 Its evidence tells the asking part of a question (the last sentence with a question mark, after
@@ -182,7 +182,7 @@ decide an author's questions are all learnt without that author. No word list or
 from a miss; the design choices (model family, features, the answerability features) were made
 on cross-author figures of the first seven authors, and `operator` was held back until they were
 fixed. The previous screening's column is the rule-based screen this replaced, measured on the
-same corpus before it was removed (`assistant/screening/previous_figures.json`); it had been
+same corpus before it was removed (`data/screening/previous_figures.json`); it had been
 tuned on authors session-a/b/c.
 
 """

@@ -1,7 +1,7 @@
 """Review evaluation: criterion-level statuses of the structured review against labelled drafts.
 
 Each labelled draft (``labels.jsonl`` next to the drafts) gives, per criterion, present, partial,
-missing or contradicted. A draft goes through the real pipeline (``assistant.services.answer``,
+missing or contradicted. A draft goes through the real pipeline (``assistant.pipeline.services.answer``,
 deterministic provider, the draft as a session source) with a question that does not name its
 kind, and the assessment lane is read back: the finding label for each criterion it names.
 """
@@ -13,10 +13,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from assistant import criterion_evidence, evidence_training, lanes, services
-from assistant.context_pack import get_context_pack
-from assistant.figures_table import figures_table
+from assistant.domain import lanes
+from assistant.pipeline import services
 from assistant.providers.deterministic import DeterministicProvider
+from assistant.retrieval.context_pack import get_context_pack
+from assistant.review import criterion_evidence
+from learning.evaluation.figures_table import figures_table
+from learning.training import evidence as evidence_training
 from uploads.services import load_local
 
 REVIEW_QUESTION = "Review this draft against the package's review criteria."
@@ -81,7 +84,7 @@ def evaluate(directory: Path) -> list[DraftOutcome]:
     return out
 
 
-def out_of_author(drafts_dir: Path) -> dict[str, list[DraftOutcome]]:
+def out_of_author(draft_dirs: list[Path]) -> dict[str, list[DraftOutcome]]:
     """Each training author's drafts through the real pipeline, read by an evidence model whose
     weights and threshold were learnt without that author (``evidence_training.fold_for``)."""
     items = evidence_training.training_drafts()
@@ -89,7 +92,7 @@ def out_of_author(drafts_dir: Path) -> dict[str, list[DraftOutcome]]:
     out = {}
     for author in sorted({d.author for d in items}):
         with criterion_evidence.reading_with(evidence_training.fold_for(items, author, review)):
-            out[author] = evaluate(drafts_dir / author)
+            out[author] = [o for d in draft_dirs if d.name == author for o in evaluate(d)]
     return out
 
 

@@ -1,6 +1,6 @@
 """The claim verifier's benchmark run: each case scored by the verifier, figures per half.
 
-Every case (``assistant.verifier_cases``) is checked by ``claim_support.check`` exactly as a
+Every case (``learning.evaluation.verifier_cases``) is checked by ``claim_support.check`` exactly as a
 ``Package says`` claim is checked in the answer path (the row it cites and one other row are
 "sent"). A case is flagged unsupported below the threshold; the threshold is tuned on the
 ``tune`` half only, and the floors the unit test asserts are those of the ``held_out`` half.
@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from assistant import citations, claim_support, lanes
-from assistant.expansion import Expansion
-from assistant.modes import Mode
-from assistant.prompt import ProviderRequest
-from assistant.types import Lane
-from assistant.verifier_cases import HELD_OUT, TUNE, Case
+from assistant.domain import lanes
+from assistant.domain.modes import Mode
+from assistant.domain.prompt import ProviderRequest
+from assistant.domain.types import Lane
+from assistant.package.expansion import Expansion
+from assistant.pipeline import citations
+from assistant.verify import claim_support
+from learning.evaluation.verifier_cases import HELD_OUT, TUNE, Case
 
 TARGET_CAUGHT = 0.95
 TARGET_FALSE_REJECTION = 0.05

@@ -18,9 +18,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from assistant import claims
-from assistant.sentences import split_sentences
-from assistant.types import PackageRow
+from assistant.domain.types import PackageRow
+from assistant.package.sentences import split_sentences
+from assistant.verify import claims
 
 SEED = 17
 SENTENCES_PER_ROW = 3

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from assistant import claim_support
-from assistant.expansion import Expansion
-from assistant.types import PackageRow
-from assistant.verifier_benchmark import (
+from assistant.domain.types import PackageRow
+from assistant.package.expansion import Expansion
+from assistant.verify import claim_support
+from learning.evaluation.verifier_benchmark import (
     TARGET_CAUGHT,
     TARGET_FALSE_REJECTION,
     TUNING_GRID,
@@ -16,7 +16,7 @@ from assistant.verifier_benchmark import (
     score_cases,
     tune_threshold,
 )
-from assistant.verifier_cases import (
+from learning.evaluation.verifier_cases import (
     HELD_OUT,
     SEED,
     SUPPORTED_KINDS,
@@ -53,8 +53,8 @@ def render_markdown(
         "## Claim verifier",
         "",
         f"Produced by `make eval` (`manage.py evaluate_verifier`) on package version `{package_version}`. "
-        "Claims are built from the package's own rows (`assistant/verifier_cases.py`, seed "
-        f"{SEED}) and checked as `Package says` claims by `assistant/claim_support.py`. The artifacts "
+        "Claims are built from the package's own rows (`learning/evaluation/verifier_cases.py`, seed "
+        f"{SEED}) and checked as `Package says` claims by `assistant/verify/claim_support.py`. The artifacts "
         "are split in two halves by a seeded shuffle; the threshold and the rules were tuned on the "
         "`tune` half only. **The held-out half is the figure to read**; "
         "`tests/assistant/test_verifier_benchmark.py` asserts its floors.",

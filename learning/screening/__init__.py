@@ -1,1 +1,1 @@
-"""learning/screening."""
+"""Training and measuring the screening models (intent, answerability, topics)."""

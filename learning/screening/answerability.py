@@ -1,8 +1,9 @@
-"""Learning the answerability weights from the corpus, against the shipped sample package.
+"""Learning the answerability weights across packages, each question against its own package.
 
-The corpus's ``no_support`` labels say what the *shipped* package does not cover, so the
-evidence for training is always measured against that package; the learnt weights are over
-package-relative features (:mod:`assistant.answerability`) and so apply to any package. The
+A ``no_support`` label says what the question's *own* package does not cover (the sample's
+corpus against the sample, each converted package's questions against that package), so the
+evidence for training is always measured against the package the question was written about; the learnt weights are over
+package-relative features (:mod:`assistant.screening.answerability`) and so apply to any package. The
 threshold keeps a stated share of answerable questions answerable on out-of-fold probabilities
 (each author scored by weights learnt without them).
 """
@@ -16,10 +17,11 @@ from pathlib import Path
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
-from assistant import answerability
-from assistant.context_pack import ContextPack, build
-from assistant.package import load_package
-from assistant.screening.corpus import Example
+from assistant.package.artifacts import load_package
+from assistant.retrieval.context_pack import ContextPack, build
+from assistant.screening import answerability
+from learning import corpora
+from learning.screening.corpus import Example
 
 SAMPLE_PACKAGE_DIR = Path(__file__).resolve().parents[2] / "sample_package"
 SEARCH_DEPTH = 8
@@ -42,30 +44,40 @@ class Measured:
         return self.example.category in ANSWERABLE_CATEGORIES
 
 
-def measure(examples: Sequence[Example], pack: ContextPack) -> list[Measured]:
-    """The answerability evidence of every on-domain (labelled) example against ``pack``.
+def measure(
+    examples: Sequence[Example], pack: ContextPack | dict[str, ContextPack]
+) -> list[Measured]:
+    """The answerability evidence of every on-domain (labelled) example against its package's
+    pack (``pack``: one pack for every example, or the pack of each example's package).
 
     Requests asked with an upload selected are left out: they are answered by the criteria
-    review, and answerability is not applied to them (``assistant/policy.py``).
+    review, and answerability is not applied to them (``assistant/pipeline/policy.py``).
     """
     return measure_all([e for e in examples if e.category in LABELLED and not e.with_upload], pack)
 
 
-def measure_all(examples: Sequence[Example], pack: ContextPack) -> list[Measured]:
-    """The answerability evidence of every example against ``pack``."""
-    index = pack.index
+def measure_all(
+    examples: Sequence[Example], pack: ContextPack | dict[str, ContextPack]
+) -> list[Measured]:
+    """The answerability evidence of every example against its package's pack."""
     measured = []
     for example in examples:
-        search = index.search(example.question, k=SEARCH_DEPTH)
-        found = answerability.evidence(
-            example.question,
-            search,
-            vocabulary=index.doc_freq,
-            package_text=pack.text,
-            correct=index.correct,
-        )
-        measured.append(Measured(example, found))
+        own = pack if isinstance(pack, ContextPack) else pack[example.package]
+        measured.append(_measure_one(example, own))
     return measured
+
+
+def _measure_one(example: Example, pack: ContextPack) -> Measured:
+    index = pack.index
+    search = index.search(example.question, k=SEARCH_DEPTH)
+    found = answerability.evidence(
+        example.question,
+        search,
+        vocabulary=index.doc_freq,
+        package_text=pack.text,
+        correct=index.correct,
+    )
+    return Measured(example, found)
 
 
 def _fit(measured: Sequence[Measured]) -> np.ndarray:
@@ -114,3 +126,11 @@ def held_out(measured: Sequence[Measured], author: str) -> answerability.Answera
 
 def sample_pack() -> ContextPack:
     return build(load_package(SAMPLE_PACKAGE_DIR))
+
+
+def packs(examples: Sequence[Example]) -> dict[str, ContextPack]:
+    """The context pack of every package the examples were written about."""
+    return {
+        slug: build(load_package(corpora.package_dir(slug)))
+        for slug in sorted({e.package for e in examples})
+    }

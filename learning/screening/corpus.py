@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-DATA_DIR = Path(__file__).with_name("data")
+from learning import corpora
 
 # What each corpus category should lead to. The screening model learns the four intent classes;
 # ``no_support`` questions are on-domain asks (the model should pass them on) that the
@@ -20,12 +20,6 @@ CATEGORY_CLASS = {
     "approval": "unsupported_approval_request",
     "private_data": "private_internal_data_request",
 }
-CLASSES = (
-    "answer",
-    "unsupported_general_chat",
-    "unsupported_approval_request",
-    "private_internal_data_request",
-)
 
 
 class CorpusError(ValueError):
@@ -41,17 +35,31 @@ class Example:
     # Asked with the asker's own draft uploaded and selected (a review request): the run is a
     # criteria review, so answerability against the package's wording does not apply to it.
     with_upload: bool = False
+    #: The package the question was written about (``sample``: the shipped sample package).
+    package: str = "sample"
 
     @property
     def label(self) -> str:
         return CATEGORY_CLASS[self.category]
 
 
-def load(directory: Path = DATA_DIR) -> tuple[Example, ...]:
-    """Every example under ``directory`` (``*.jsonl``), in file then line order."""
+def files() -> list[Path]:
+    """The screening sets of ``data/MANIFEST.json``."""
+    return corpora.paths("screening")
+
+
+def load(source: Path | list[Path] | None = None) -> tuple[Example, ...]:
+    """Every example of ``source`` (files, a folder of ``*.jsonl``, or by default the manifest's
+    screening sets), in file then line order."""
+    if source is None:
+        paths = files()
+    elif isinstance(source, Path):
+        paths = sorted(source.glob("*.jsonl"))
+    else:
+        paths = source
     examples: list[Example] = []
     seen: set[str] = set()
-    for path in sorted(directory.glob("*.jsonl")):
+    for path in paths:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip():
                 continue
@@ -78,10 +86,46 @@ def load(directory: Path = DATA_DIR) -> tuple[Example, ...]:
     return tuple(examples)
 
 
-def fingerprint(directory: Path = DATA_DIR) -> str:
+def package_files() -> list[Path]:
+    """The labelled question sets about the converted packages (``data/MANIFEST.json``, kind
+    ``questions``): each author wrote about one package and labelled every question's category."""
+    return corpora.paths("questions")
+
+
+def load_packages(paths: list[Path] | None = None) -> tuple[Example, ...]:
+    """The converted packages' questions as screening examples, each with its package."""
+    examples: list[Example] = []
+    sets = corpora.sets("questions")
+    for s in sets if paths is None else [s for s in sets if s.path in paths]:
+        for number, line in enumerate(s.path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                raw = json.loads(line)
+                example = Example(
+                    author=str(raw["author"]),
+                    category=str(raw["category"]),
+                    question=str(raw["question"]).strip(),
+                    package=s.package,
+                )
+            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                raise CorpusError(f"{s.path.name}:{number}: {exc}") from None
+            if example.category not in CATEGORY_CLASS:
+                raise CorpusError(f"{s.path.name}:{number}: unknown category {example.category!r}")
+            examples.append(example)
+    return tuple(examples)
+
+
+def load_all() -> tuple[Example, ...]:
+    """What the shipped screening learns from: the sample's corpus and every package's questions."""
+    return load() + load_packages()
+
+
+def fingerprint(paths: list[Path] | None = None) -> str:
     """A hash of the corpus files: a model built from other data is stale."""
     digest = hashlib.sha256()
-    for path in sorted(directory.glob("*.jsonl")):
-        digest.update(path.name.encode())
+    root = corpora.data_dir()
+    for path in sorted(paths if paths is not None else files() + package_files()):
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

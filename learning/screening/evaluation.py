@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from assistant import answerability
-from assistant.screening import answerability_training, corpus, screen, training
-from assistant.screening.corpus import Example
+from assistant.screening import answerability, screen
+from learning.screening import answerability as answerability_training
+from learning.screening import corpus, training
+from learning.screening.corpus import Example
 
 ANSWERED = "answered"
 NO_SUPPORT = "no_package_support"
@@ -121,7 +122,7 @@ def decide_all(
             continue
         if example.with_upload and screen.opens_with_review_request(example.question):
             # A review of the asker's upload against the declared criteria: as at run time
-            # (assistant/policy.py), answerability does not apply.
+            # (assistant/pipeline/policy.py), answerability does not apply.
             decided.append(Decided(example, ANSWERED))
             continue
         found = measured[example.question]
@@ -162,7 +163,9 @@ def cross_author(examples: Sequence[Example] | None = None) -> Report:
     return report
 
 
-PREVIOUS_FIGURES = Path(__file__).with_name("previous_figures.json")
+PREVIOUS_FIGURES = (
+    Path(__file__).resolve().parents[2] / "data" / "screening" / "previous_figures.json"
+)
 
 
 def previous_figures() -> dict[str, float]:
@@ -176,7 +179,7 @@ def render_markdown(report: Report, *, previous: dict[str, float] | None = None)
         "## Screening: intent and answerability, held-out authors",
         "",
         f"{len(report.decided)} labelled questions by {len(report.authors)} authors "
-        "(`assistant/screening/data/`). Each author's questions are decided by models trained, "
+        "(`data/screening/`). Each author's questions are decided by models trained, "
         "thresholded and weighted on the other authors only.",
         "",
         "### Correct outcome by class (pooled over held-out authors)",

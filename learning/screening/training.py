@@ -3,7 +3,7 @@
 ``fit`` learns the weights from some authors; ``choose_thresholds`` sets each refusal class's
 threshold on out-of-fold probabilities (every training author scored by a model that did not see
 them), so thresholds are chosen on data, not by hand. The cross-author evaluation
-(:mod:`assistant.screening.evaluation`) uses the same functions with each author held out.
+(:mod:`learning.screening.evaluation`) uses the same functions with each author held out.
 """
 
 from __future__ import annotations
@@ -15,15 +15,10 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.linear_model import SGDClassifier
 
-from assistant.screening import corpus
-from assistant.screening.corpus import CLASSES, Example
-from assistant.screening.features import (
-    FEATURE_VERSION,
-    counts,
-    document_frequency_idf,
-    featurize,
-)
-from assistant.screening.model import ANSWER, ScreeningModel
+from assistant.screening.features import FEATURE_VERSION, counts, document_frequency_idf, featurize
+from assistant.screening.model import ANSWER, CLASSES, ScreeningModel
+from learning.screening import corpus
+from learning.screening.corpus import Example
 
 # One-vs-rest logistic regression trained by stochastic gradient descent: as accurate across
 # authors as lbfgs on this corpus, and about fifteen times faster to train (so cross-author

@@ -1,1 +1,1 @@
-"""learning/training."""
+"""Training the rankers and the criterion evidence model."""

@@ -1,6 +1,6 @@
-"""Learning the criterion evidence model (``assistant/criterion_evidence.py``) from labelled drafts.
+"""Learning the criterion evidence model (``assistant/review/criterion_evidence.py``) from labelled drafts.
 
-Each training draft (``assistant/review_data/drafts/<author>/``, with ``labels.jsonl``) gives,
+Each training draft (``data/reviews/training/<author>/``, with ``labels.jsonl``) gives,
 for every criterion of its kind, a status and, unless missing, the one sentence of the draft it
 rests on. Every (sentence, criterion) pair of a draft is one example: positive when the sentence
 is that criterion's labelled evidence, negative otherwise (so a criterion the draft lacks teaches
@@ -23,15 +23,22 @@ from pathlib import Path
 from sklearn.feature_extraction import DictVectorizer
 from sklearn.linear_model import LogisticRegression
 
-from assistant import criterion_assessment
-from assistant.context_pack import get_context_pack
-from assistant.criteria import Criterion, ReviewCriteria
-from assistant.criterion_evidence import MODEL_PATH, EvidenceModel
-from assistant.upload_sentences import Sentence, sentences
+from assistant.package.criteria import Criterion, ReviewCriteria
+from assistant.retrieval.context_pack import get_context_pack
+from assistant.review import criterion_assessment
+from assistant.review.criterion_evidence import EvidenceModel
+from assistant.review.upload_sentences import Sentence, sentences
+from learning import corpora
 from uploads.services import load_local
 
-DRAFTS_DIR = MODEL_PATH.parent / "drafts"
 REGULARISATION_C = 0.5
+
+
+def training_draft_dirs() -> list[Path]:
+    """The training review sets of ``data/MANIFEST.json`` (one folder of drafts per author)."""
+    return corpora.paths("reviews", "training")
+
+
 #: Weights smaller than this are dropped: they move no decision and would only bulk the file.
 PRUNE = 0.03
 THRESHOLDS = (0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6)
@@ -87,11 +94,7 @@ def drafts(directory: Path, review: ReviewCriteria) -> list[Draft]:
 
 def training_drafts() -> list[Draft]:
     review = get_context_pack().review
-    return [
-        d
-        for directory in sorted(p for p in DRAFTS_DIR.iterdir() if p.is_dir())
-        for d in drafts(directory, review)
-    ]
+    return [d for directory in training_draft_dirs() for d in drafts(directory, review)]
 
 
 def _examples(items: Sequence[Draft]) -> tuple[list[dict[str, float]], list[int]]:

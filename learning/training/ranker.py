@@ -1,13 +1,13 @@
-"""Learning the section ranker (``assistant/ranking.py``) from the project's labelled questions.
+"""Learning the section ranker (``assistant/retrieval/ranking.py``) from the project's labelled questions.
 
-Each labelled question (``assistant/ranking_data/questions-*.jsonl``: the question, the package
+Each labelled question (the ``answers`` training sets of ``data/MANIFEST.json``: the question, the package
 sections an expert would cite, key facts) is searched against the shipped sample package, and
-every candidate section becomes a feature vector (``assistant/rank_features.py``). The model is
+every candidate section becomes a feature vector (``assistant/retrieval/rank_features.py``). The model is
 a pairwise logistic regression (scikit-learn, L2, no intercept): for each question, every
 (cited, not cited) candidate pair is one example, and so is every pair of cited sections in the
 expert's order, so the weights learn which features put the section that answers above one that
 does not. The features include the votes of the nearest labelled questions
-(``assistant/question_memory.py``); each question is featurised with its own author's questions
+(``assistant/retrieval/question_memory.py``); each question is featurised with its own author's questions
 hidden from that memory, as a new asker's question is. Training is deterministic (lbfgs on a
 fixed order), so ``manage.py build_ranker --check`` can tell a committed model that no longer matches
 its data or code.
@@ -17,19 +17,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
-from assistant import answer_eval, question_memory, rank_features, ranking
-from assistant.answer_eval import AnswerQuestion
-from assistant.context_pack import build
-from assistant.package import load_package
-from assistant.retrieval import Index
-from assistant.screening.answerability_training import SAMPLE_PACKAGE_DIR
+from assistant.package.artifacts import load_package
+from assistant.retrieval import question_memory, rank_features, ranking
+from assistant.retrieval.context_pack import build
+from assistant.retrieval.index import Index
+from learning import corpora
+from learning.evaluation import answers as answer_eval
+from learning.evaluation.answers import AnswerQuestion
+from learning.screening.answerability import SAMPLE_PACKAGE_DIR
 
 REGULARISATION_C = 0.3
-training_sets = question_memory.training_sets
+
+
+def training_sets() -> list[Path]:
+    """The answer sets the rankers and the memory learn from (``data/MANIFEST.json``)."""
+    return corpora.paths("answers", "training")
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
-"""Learning the unit ranker (``assistant/unit_ranking.py``) from the ranker's labelled questions.
+"""Learning the unit ranker (``assistant/compose/unit_ranking.py``) from the ranker's labelled questions.
 
-Each training question (``assistant/ranking_data/questions-*.jsonl``) is run through the answer
+Each training question (``data/ranking/questions-*.jsonl``) is run through the answer
 pipeline up to the provider call, so its units are those of the sections the pipeline really
 sends. Every scored unit is one example: positive when its rendered text holds one of the
-question's verbatim key facts (as ``assistant/answer_eval.py`` reads them), negative otherwise;
+question's verbatim key facts (as ``learning/evaluation/answers.py`` reads them), negative otherwise;
 a whole list or table, which holds every fact of its items, is positive only when it holds two
 of the facts or the question asks for a list (its author labelled it ``what_must``), so the model
 does not learn that longer units answer better.
@@ -21,15 +21,18 @@ from dataclasses import dataclass
 from sklearn.feature_extraction import DictVectorizer
 from sklearn.linear_model import LogisticRegression
 
-from assistant import answer_eval, question_memory, ranker_training, section_space, services
-from assistant.context_pack import get_context_pack
-from assistant.prompt import ProviderRequest, SourceRef
+from assistant.compose.unit_ranking import UnitRanker, described
+from assistant.compose.unit_scoring import UnitScorer
+from assistant.compose.unit_writing import render
+from assistant.domain.prompt import ProviderRequest, SourceRef
+from assistant.package.units import LIST, TABLE
+from assistant.pipeline import services
 from assistant.providers.base import ProviderResponse
 from assistant.providers.deterministic import DeterministicProvider
-from assistant.unit_ranking import UnitRanker, described
-from assistant.unit_scoring import UnitScorer
-from assistant.unit_writing import render
-from assistant.units import LIST, TABLE
+from assistant.retrieval import question_memory, section_space
+from assistant.retrieval.context_pack import get_context_pack
+from learning.evaluation import answers as answer_eval
+from learning.training import ranker as ranker_training
 
 REGULARISATION_C = 0.3
 

@@ -10,7 +10,7 @@ import pytest
 import redis
 from django.conf import settings
 
-from tests.servers import Gunicorn, app_env, create_users, free_port, manage
+from bench.servers import Gunicorn, app_env, create_users, free_port, manage
 
 SESSION_AGE_S = 900
 CHAT_RATE_PER_MIN = 40

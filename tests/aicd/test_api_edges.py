@@ -14,7 +14,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from aicd.throttling import SharedScopedRateThrottle
+from core.throttling import SharedScopedRateThrottle
 
 CHAT = "/api/source-grounded-chat"
 SOURCES = "/api/session-sources"

@@ -1,11 +1,11 @@
-"""aicd.cache.RedisCache: Django's Redis cache, one redis-py client per pool, same behaviour."""
+"""core.cache.RedisCache: Django's Redis cache, one redis-py client per pool, same behaviour."""
 
 from __future__ import annotations
 
 import pytest
 import redis
 
-from aicd.cache import RedisCache
+from core.cache import RedisCache
 
 
 def test_one_client_per_pool_instead_of_one_per_command():

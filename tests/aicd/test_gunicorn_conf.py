@@ -7,7 +7,7 @@ import runpy
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from tests.servers import REPO
+from bench.servers import REPO
 
 CONF = str(REPO / "gunicorn.conf.py")
 VARS = (

@@ -48,7 +48,7 @@ def test_ready_is_200_when_every_check_passes():
     assert response.status_code == 200
     assert response.json() == {
         "status": "ready",
-        "checks": {"context_pack": "ok", "screening_model": "ok", "cache": "ok", "database": "ok"},
+        "checks": {"context_pack": "ok", "models": "ok", "cache": "ok", "database": "ok"},
     }
     assert "no-store" in response["Cache-Control"]
 

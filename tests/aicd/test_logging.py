@@ -14,7 +14,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from tests.servers import REPO, app_env
+from bench.servers import REPO, app_env
 
 # Run in a fresh interpreter with the real settings: Django configures logging at setup.
 _EMIT = """

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from aicd.process import GC_THRESHOLDS
-from tests.servers import REPO
+from bench.servers import REPO
 
 
 @pytest.mark.parametrize("entry", ["aicd.wsgi", "aicd.asgi"])

@@ -15,8 +15,8 @@ import pytest
 import redis
 
 from aicd.worker_pid import HEADER
+from bench.servers import Browser, Gunicorn
 from tests.aicd.conftest import CHAT_RATE_PER_MIN, SESSION_AGE_S
-from tests.servers import Browser, Gunicorn
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from tests.servers import REPO
+from bench.servers import REPO
 
 PROBE = (
     "import json, aicd.settings as s; print(json.dumps({'cache': s.CACHES['default']['BACKEND'], "
@@ -46,7 +46,7 @@ def test_redis_and_postgresql_by_environment_alone():
         AICD_REDIS_URL="redis://cache.internal:6379/2",
         DATABASE_URL="postgres://aicd:pw@db.internal:5432/aicd",
     )
-    assert s["cache"] == "aicd.cache.RedisCache"
+    assert s["cache"] == "core.cache.RedisCache"
     assert s["location"] == "redis://cache.internal:6379/2"
     # Sessions (and the session sources inside them) stay in the cache, never in the database.
     assert s["session"] == "django.contrib.sessions.backends.cache"

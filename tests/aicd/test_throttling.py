@@ -10,7 +10,7 @@ import redis
 from django.core.cache import caches
 from django.test import override_settings
 
-from aicd.throttling import SharedScopedRateThrottle
+from core.throttling import SharedScopedRateThrottle
 
 
 class ThreePerMinute(SharedScopedRateThrottle):
@@ -39,7 +39,7 @@ def test_with_the_local_memory_cache_it_is_drfs_throttle():
 def redis_cache(redis_url: str, redis_client: redis.Redis):
     config = {
         "default": {
-            "BACKEND": "aicd.cache.RedisCache",
+            "BACKEND": "core.cache.RedisCache",
             "LOCATION": redis_url,
             "KEY_PREFIX": "throttle-test",
         }

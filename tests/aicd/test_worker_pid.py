@@ -10,7 +10,7 @@ from django.conf import settings
 from django.test import override_settings
 
 from aicd.worker_pid import HEADER
-from tests.servers import REPO
+from bench.servers import REPO
 
 
 def test_absent_by_default(client):

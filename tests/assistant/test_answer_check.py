@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from assistant import answer_check, lanes
-from assistant.modes import Mode
-from assistant.prompt import ProviderRequest, SourceRef
+from assistant.domain import lanes
+from assistant.domain.modes import Mode
+from assistant.domain.prompt import ProviderRequest, SourceRef
+from assistant.verify import answer_check
 
 P1 = SourceRef("P1", lanes.PACKAGE_CITATION, "Build readiness", "Name the owners.")
 P2 = SourceRef("P2", lanes.PACKAGE_CITATION, "Gates", "Gate 2 is build readiness.")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from assistant import answerability
-from assistant.context_pack import get_context_pack
+from assistant.retrieval.context_pack import get_context_pack
+from assistant.screening import answerability
 
 
 @pytest.mark.parametrize(

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from assistant import claim_support as cs
-from assistant import lanes
-from assistant.claims import split_claims
-from assistant.expansion import Expansion
-from assistant.modes import Mode
-from assistant.prompt import ProviderRequest, SourceRef
-from assistant.types import Lane
+from assistant.domain import lanes
+from assistant.domain.modes import Mode
+from assistant.domain.prompt import ProviderRequest, SourceRef
+from assistant.domain.types import Lane
+from assistant.package.expansion import Expansion
+from assistant.verify import claim_support as cs
+from assistant.verify.claims import split_claims
 from core.text import content_stems
 
 EXPANSION = Expansion.from_glossary({"stage gate": ["gate", "checkpoint"], "product owner": ["PO"]})

@@ -8,11 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from assistant import lanes, question_types, services, unit_writing
-from assistant.modes import RunState
+from assistant.compose import unit_writing
+from assistant.domain import lanes
+from assistant.domain.modes import RunState
+from assistant.pipeline import services
 from assistant.providers.deterministic import DeterministicProvider
+from assistant.retrieval import question_types
 
-DEV = Path(__file__).resolve().parents[2] / "assistant" / "ranking_data" / "questions-analyst.jsonl"
+DEV = Path(__file__).resolve().parents[2] / "data" / "ranking" / "questions-analyst.jsonl"
 
 
 def _answer(question: str):  # type: ignore[no-untyped-def]

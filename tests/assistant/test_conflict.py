@@ -1,13 +1,15 @@
-"""Tests for assistant.conflict: opposite obligation cues on shared key terms, and the answer shape."""
+"""Tests for assistant.compose.conflict: opposite obligation cues on shared key terms, and the answer shape."""
 
 from __future__ import annotations
 
 import pytest
 
-from assistant import answer_check, conflict, lanes
-from assistant.modes import Mode
-from assistant.prompt import ProviderRequest, SourceRef
+from assistant.compose import conflict
+from assistant.domain import lanes
+from assistant.domain.modes import Mode
+from assistant.domain.prompt import ProviderRequest, SourceRef
 from assistant.providers.deterministic import DeterministicProvider
+from assistant.verify import answer_check
 
 
 def pref(text: str, cid: str = "P1") -> SourceRef:

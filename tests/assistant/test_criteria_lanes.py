@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from assistant import lanes
-from assistant.criteria_lanes import uploaded_lane
-from assistant.modes import Mode
-from assistant.prompt import ProviderRequest, SourceRef
+from assistant.domain import lanes
+from assistant.domain.modes import Mode
+from assistant.domain.prompt import ProviderRequest, SourceRef
+from assistant.review.criteria_lanes import uploaded_lane
 
 
 def _request(text: str) -> ProviderRequest:

@@ -6,13 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from assistant import answer_check as gate
-from assistant import draft_kinds, lanes, services
-from assistant.context_pack import get_context_pack
-from assistant.criteria import collect
-from assistant.modes import RunState
-from assistant.package import PackageError, load_package
+from assistant.domain import lanes
+from assistant.domain.modes import RunState
+from assistant.package.artifacts import PackageError, load_package
+from assistant.package.criteria import collect
+from assistant.pipeline import services
 from assistant.providers.deterministic import DeterministicProvider
+from assistant.retrieval.context_pack import get_context_pack
+from assistant.review import draft_kinds
+from assistant.verify import answer_check as gate
 from tests.uploads.helpers import sources_from
 
 DRAFT = """# Product requirements document: claims helper

@@ -14,7 +14,7 @@ from assistant.current.allowlisted import (
     best_snippet,
 )
 from assistant.current.fetch import FetchedDocument, FetchError
-from assistant.types import PackageRow
+from assistant.domain.types import PackageRow
 from registry_review.records import SourceRecord
 from registry_review.validation import validate_registry_text
 

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from assistant import lanes, services
 from assistant.current import allowlisted, base
 from assistant.current.fetch import Fetcher
-from assistant.modes import Mode
+from assistant.domain import lanes
+from assistant.domain.modes import Mode
+from assistant.pipeline import services
 from tests.assistant.source_server import running_source_server, send
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "docs" / "current_source_registry_template.json"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant import output_rails as rails
+from assistant.verify import output_rails as rails
 
 
 @pytest.mark.parametrize(

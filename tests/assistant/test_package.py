@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from assistant.package import PackageError, load_package, parse_artifact
+from assistant.package.artifacts import PackageError, load_package, parse_artifact
 from tests.conftest import write_artifact
 
 GOOD = (

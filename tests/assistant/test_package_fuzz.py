@@ -7,7 +7,7 @@ import time
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from assistant.package import Artifact, PackageError, parse_artifact
+from assistant.package.artifacts import Artifact, PackageError, parse_artifact
 
 HEAD = b"---\ntitle: T\nsource_family: f\nsource_quality: q\nclaim_boundary: c\n"
 BODY = b"---\n\n# T\n\n## Section\n\nSome text.\n"

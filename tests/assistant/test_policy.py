@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from assistant import policy
-from assistant.context_pack import get_context_pack
-from assistant.policy import Pattern
+from assistant.pipeline import policy
+from assistant.pipeline.policy import Pattern
+from assistant.retrieval.context_pack import get_context_pack
 
 
 def outcome(question: str) -> str:

@@ -7,9 +7,9 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from assistant import lanes, prompt
-from assistant.modes import Mode
-from assistant.prompt import ProviderRequest, SourceRef
+from assistant.domain import lanes, prompt
+from assistant.domain.modes import Mode
+from assistant.domain.prompt import ProviderRequest, SourceRef
 
 FENCE_LINE = re.compile(r"^(?:<<<|>>>).*$", re.M)
 

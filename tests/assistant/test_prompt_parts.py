@@ -7,8 +7,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from assistant import citations, lanes, prompt, services
-from assistant.prompt import SourceRef
+from assistant.domain import lanes, prompt
+from assistant.domain.prompt import SourceRef
+from assistant.pipeline import citations, services
 from core import tokens
 
 

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from assistant import answer_eval, question_memory, ranker_training, ranking
-from assistant.context_pack import get_context_pack
-from assistant.question_memory import QuestionMemory, Remembered
+from assistant.retrieval import question_memory, ranking
+from assistant.retrieval.context_pack import get_context_pack
+from assistant.retrieval.question_memory import QuestionMemory, Remembered
+from learning.evaluation import answers as answer_eval
+from learning.training import ranker as ranker_training
 
 GO_LIVE = ("governance-decision-rights.md", "Production go-live")
 PILOT = ("capability-lifecycle.md", "Pilot")
@@ -103,7 +105,7 @@ def test_every_labelled_question_names_sections_the_package_has() -> None:
     # A renamed heading would silently drop the memory's votes and mislabel the evaluation.
     index = get_context_pack().index
     present = {(row.source_path, row.heading) for row in index.rows}
-    answers = Path(__file__).resolve().parents[1] / "eval" / "answers"
+    answers = Path(__file__).resolve().parents[2] / "data" / "answers" / "heldout"
     paths = [*ranker_training.training_sets(), *sorted(answers.glob("*.jsonl"))]
     missing = {
         (path.name, q.id, key)

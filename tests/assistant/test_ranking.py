@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from assistant import rank_features, ranking, section_space
-from assistant.context_pack import get_context_pack
+from assistant.retrieval import rank_features, ranking, section_space
+from assistant.retrieval.context_pack import get_context_pack
 
 
 @pytest.fixture

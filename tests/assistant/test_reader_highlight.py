@@ -7,8 +7,9 @@ from html import unescape
 
 import pytest
 
-from assistant import context_pack, history
-from assistant.reader import highlight, render_artifact
+from assistant.retrieval import context_pack
+from assistant.web import history
+from assistant.web.reader import highlight, render_artifact
 
 
 def _answer(client) -> dict:

@@ -1,6 +1,6 @@
 """The narrow safe renderer never lets provider or package text through as HTML."""
 
-from assistant.rendering import render_prose
+from assistant.web.rendering import render_prose
 
 
 def test_html_is_escaped_and_markers_become_links() -> None:

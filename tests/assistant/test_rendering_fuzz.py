@@ -13,10 +13,11 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from assistant import answer_check, lanes
-from assistant.modes import Mode
-from assistant.prompt import ProviderRequest, SourceRef
-from assistant.rendering import render_prose
+from assistant.domain import lanes
+from assistant.domain.modes import Mode
+from assistant.domain.prompt import ProviderRequest, SourceRef
+from assistant.verify import answer_check
+from assistant.web.rendering import render_prose
 
 ALLOWED = {
     "p": set(),

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from assistant import retrieval
-from assistant.expansion import PHRASE_PREFIX, Expansion
-from assistant.retrieval import row_tokens
+from assistant.package.expansion import PHRASE_PREFIX, Expansion
+from assistant.retrieval import index as retrieval
+from assistant.retrieval.index import row_tokens
 from core.text import stemmed_stopwords, stems
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from assistant import answer_check, lanes, review
-from assistant.modes import Mode
-from assistant.prompt import ProviderRequest, SourceRef
+from assistant.domain import lanes
+from assistant.domain.modes import Mode
+from assistant.domain.prompt import ProviderRequest, SourceRef
 from assistant.providers.deterministic import DeterministicProvider
+from assistant.review import overlap as review
+from assistant.verify import answer_check
 from core.text import content_stems
 
 

@@ -1,6 +1,6 @@
 """A review reads the draft's kind from its title and each criterion's evidence with a learnt model.
 
-The model (``assistant/criterion_evidence.py``) is trained on labelled drafts; these tests pin the
+The model (``assistant/review/criterion_evidence.py``) is trained on labelled drafts; these tests pin the
 behaviour a reviewer relies on, not its figures (those are held-out floors in tests/eval/).
 """
 
@@ -11,10 +11,17 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from assistant import criterion_evidence, draft_kinds, evidence_training
-from assistant.context_pack import get_context_pack
-from assistant.criterion_assessment import MISSING, PARTIAL, PRESENT, assess, assess_sentences
-from assistant.upload_sentences import sentences
+from assistant.retrieval.context_pack import get_context_pack
+from assistant.review import criterion_evidence, draft_kinds
+from assistant.review.criterion_assessment import (
+    MISSING,
+    PARTIAL,
+    PRESENT,
+    assess,
+    assess_sentences,
+)
+from assistant.review.upload_sentences import sentences
+from learning.training import evidence as evidence_training
 from tests.uploads.helpers import sources_from
 
 QUESTION = "Review this draft against the package's review criteria."

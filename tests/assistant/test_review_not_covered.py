@@ -6,10 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from assistant import criteria_review, criterion_assessment, lanes, review_aspects, services
-from assistant.context_pack import get_context_pack
-from assistant.package import PackageError, load_package
+from assistant.domain import lanes
+from assistant.package.artifacts import PackageError, load_package
+from assistant.pipeline import services
 from assistant.providers.deterministic import DeterministicProvider
+from assistant.retrieval.context_pack import get_context_pack
+from assistant.review import aspects as review_aspects
+from assistant.review import criteria_review, criterion_assessment
 from tests.uploads.helpers import sources_from
 
 DRAFT = """# Product requirements document: claims helper
@@ -171,14 +174,14 @@ def test_a_review_request_with_drafts_selected_is_not_judged_on_its_wording() ->
     assert alone.refusal is not None and alone.refusal.pattern == "no_package_support"
     run = _run(question)
     assert run.state.value == "answered" and run.review is not None
-    assert run.telemetry["screening"]["answerability"]["applied"] is False
+    assert run.telemetry["screening"]["coverage_check"] == "not applied"
     # A question that is not a review request is judged as without uploads.
     other = _run("what did I miss about the Zorblax v3 rollout?")
     assert other.refusal is not None and other.refusal.pattern == "no_package_support"
 
 
 def test_the_policy_skips_answerability_only_when_reviewing() -> None:
-    from assistant import policy
+    from assistant.pipeline import policy
 
     pack = get_context_pack()
     question = "What does the Zorblax 7.2 manual say about Kubernetes namespaces?"
@@ -190,7 +193,8 @@ def test_the_policy_skips_answerability_only_when_reviewing() -> None:
 
 
 def test_review_requests_in_the_corpus_are_marked_and_kept_out_of_answerability() -> None:
-    from assistant.screening import answerability_training, corpus, evaluation
+    from learning.screening import answerability as answerability_training
+    from learning.screening import corpus, evaluation
 
     examples = corpus.load()
     marked = [e for e in examples if e.with_upload]

@@ -17,8 +17,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from docx import Document
 
-from assistant import history
-from assistant.policy import DERIVATIVE_OUTPUT_LABEL
+from assistant.pipeline.policy import DERIVATIVE_OUTPUT_LABEL
+from assistant.web import history
 from tests.uploads.builders import docx_bytes, text_pdf
 from tests.uploads.test_review_flow import PRD_PAGES, REVIEW_QUESTION, architecture
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from assistant import citations, lanes, sentences
-from assistant.modes import Mode
-from assistant.prompt import ProviderRequest, SourceRef
+from assistant.domain import lanes
+from assistant.domain.modes import Mode
+from assistant.domain.prompt import ProviderRequest, SourceRef
+from assistant.package import sentences
+from assistant.pipeline import citations
 from assistant.providers.deterministic import DeterministicProvider
 from core.text import content_stems
 

@@ -6,9 +6,10 @@ import logging
 
 import pytest
 
-from assistant import lanes, services
 from assistant.current.base import BaseCurrentContextAdapter
-from assistant.modes import Mode, RunState
+from assistant.domain import lanes
+from assistant.domain.modes import Mode, RunState
+from assistant.pipeline import services
 from assistant.providers.base import ProviderError
 from tests.conftest import ExplodingProvider, ScriptedProvider
 

@@ -10,10 +10,13 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from assistant import lanes, services, unit_ranking, unit_ranking_training
+from assistant.compose import unit_ranking
+from assistant.compose.unit_scoring import Scored
+from assistant.domain import lanes
+from assistant.package.units import Unit
+from assistant.pipeline import services
 from assistant.providers.deterministic import DeterministicProvider
-from assistant.unit_scoring import Scored
-from assistant.units import Unit
+from learning.training import unit_ranker as unit_ranking_training
 
 
 def _package_says(question: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assistant.units import ITEM, LIST, ROW, SENTENCE, TABLE, clean_end, units
+from assistant.package.units import ITEM, LIST, ROW, SENTENCE, TABLE, clean_end, units
 
 TEXT = (
     "The checks matter for two reasons:\n"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
-from assistant import claim_support
-from assistant import verifier_benchmark as vb
-from assistant import verifier_cases as vc
+from assistant.verify import claim_support
+from learning.evaluation import verifier_benchmark as vb
+from learning.evaluation import verifier_cases as vc
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,11 @@ from html import unescape
 import pytest
 from django.contrib.auth.models import Permission
 
-from assistant import context_pack, history, package_links, refusal_guidance, services
-from assistant.modes import Mode
-from assistant.policy import MESSAGES, Pattern
+from assistant.domain.modes import Mode
+from assistant.pipeline import services
+from assistant.pipeline.policy import MESSAGES, Pattern
+from assistant.retrieval import context_pack
+from assistant.web import history, package_links, refusal_guidance
 
 REFUSALS = [
     ("what's the weather in Paris?", Pattern.UNSUPPORTED_GENERAL_CHAT, "Outside the playbook"),

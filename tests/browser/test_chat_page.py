@@ -113,7 +113,7 @@ def test_current_citations_render_in_their_own_group_and_the_browser_never_fetch
     session, browser_reviewer, settings, monkeypatch
 ) -> None:
     settings.AICD_CURRENT_CONTEXT_ADAPTER = "allowlisted_public_fetch"
-    monkeypatch.setattr("assistant.services.get_adapter", FixedCurrentAdapter)
+    monkeypatch.setattr("assistant.pipeline.services.get_adapter", FixedCurrentAdapter)
     session.sign_in("rita", PASSWORD)
     session.ask(IN_SCOPE, mode_label="Package + current context")
     page = session.page

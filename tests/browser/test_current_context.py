@@ -152,7 +152,7 @@ def test_real_adapter_retrieves_from_a_local_https_source_and_the_browser_never_
             ),
         )
         settings.AICD_CURRENT_CONTEXT_ADAPTER = "allowlisted_public_fetch"
-        monkeypatch.setattr("assistant.services.get_adapter", lambda: adapter)
+        monkeypatch.setattr("assistant.pipeline.services.get_adapter", lambda: adapter)
 
         session.sign_in("rita", PASSWORD)
         session.ask("who owns each stage gate?", mode_label="Package + current context")

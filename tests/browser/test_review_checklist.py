@@ -7,7 +7,7 @@ import io
 import pytest
 from docx import Document
 
-from assistant.policy import DERIVATIVE_OUTPUT_LABEL
+from assistant.pipeline.policy import DERIVATIVE_OUTPUT_LABEL
 from tests.browser.conftest import PASSWORD
 from tests.uploads.builders import docx_bytes, text_pdf
 from tests.uploads.test_review_flow import PRD_PAGES, REVIEW_QUESTION, architecture

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.policy import Pattern
+from assistant.pipeline.policy import Pattern
 from tests.browser.conftest import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -208,7 +208,7 @@ def test_server_error_page_shows_no_trace(session, browser_reviewer, monkeypatch
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret-looking internal detail")
 
-    monkeypatch.setattr("assistant.reader.render_artifact", broken)
+    monkeypatch.setattr("assistant.web.reader.render_artifact", broken)
     session.sign_in("rita", PASSWORD)
     page = session.page
     response = page.goto(session.url("/html/glossary.md"))

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from assistant import services
-from assistant.evaluation import load_questions
-from assistant.modes import RunState
+from assistant.domain.modes import RunState
+from assistant.pipeline import services
 from assistant.providers.deterministic import DeterministicProvider
+from learning.evaluation.grounding import load_questions
 
-QUESTIONS = Path(__file__).parent / "questions.jsonl"
+QUESTIONS = Path(__file__).resolve().parents[2] / "data" / "eval" / "questions.jsonl"
 
 
 @pytest.mark.slow

@@ -6,24 +6,24 @@ from pathlib import Path
 
 import pytest
 
-from assistant import evaluation
+from learning.evaluation import grounding as evaluation
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[2] / "data"
 
 
 @pytest.fixture(scope="module", params=["questions.jsonl", "heldout.jsonl", "fresh.jsonl"])
 def report(request) -> evaluation.Report:
-    return evaluation.evaluate(evaluation.load_questions(HERE / request.param))
+    return evaluation.evaluate(evaluation.load_questions(HERE / "eval" / request.param))
 
 
 def test_the_set_is_large_and_labelled() -> None:
-    questions = evaluation.load_questions(HERE / "questions.jsonl")
-    questions += evaluation.load_questions(HERE / "heldout.jsonl")
-    questions += evaluation.load_questions(HERE / "fresh.jsonl")
+    questions = evaluation.load_questions(HERE / "eval" / "questions.jsonl")
+    questions += evaluation.load_questions(HERE / "eval" / "heldout.jsonl")
+    questions += evaluation.load_questions(HERE / "eval" / "fresh.jsonl")
     assert len(questions) >= 550
     categories = {q.category for q in questions}
     assert {"in_scope", "borderline", "general_chat", "approval", "private_data"} <= categories
-    package_topics = {p.stem for p in (HERE.parent.parent / "sample_package").glob("*.md")}
+    package_topics = {p.stem for p in (HERE.parent / "sample_package").glob("*.md")}
     for q in questions:
         if q.expected == evaluation.ANSWERED:
             assert q.topic in package_topics, q.id

@@ -2,7 +2,7 @@
 
 The floors sit slightly below what the held-out sets measured when this landed (docs/evaluation.md).
 The answer floors are on the questions of every held-out author pooled (the thirteen authors of
-`tests/eval/answers/`; the rankers and the labelled-question memory learn from other authors'
+`data/answers/heldout/`; the rankers and the labelled-question memory learn from other authors'
 questions); the review floors on the privacy and opslead drafts pooled (the evidence model
 trains on other authors' drafts). Training and tuning sets carry no floor here: a figure on the
 data a model was fitted to proves little.
@@ -14,20 +14,25 @@ from pathlib import Path
 
 import pytest
 
-from assistant import answer_eval, review_eval
+from learning.evaluation import answers as answer_eval
+from learning.evaluation import reviews as review_eval
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parents[2] / "data"
 ANSWER_FLOORS = {"hit_at_1": 0.84, "hit_at_any": 0.90, "key_fact_recall": 0.71, "answered": 0.94}
-HELD_OUT_ANSWERS = tuple(sorted(p.name for p in (HERE / "answers").glob("*.jsonl")))
+HELD_OUT_ANSWERS = tuple(sorted(p.name for p in (HERE / "answers" / "heldout").glob("*.jsonl")))
 REVIEW_FLOORS = {"recall": 0.78, "contradictions_flagged": 0.55, "verbatim_rate": 0.98}
 REVIEW_CEILINGS = {"false_alarm_rate": 0.19}
-HELD_OUT_DRAFTS = ("reviews/privacy", "reviews/opslead")
+HELD_OUT_DRAFTS = ("reviews/heldout/privacy", "reviews/heldout/opslead")
 
 
 @pytest.fixture(scope="module")
 def answers() -> dict[str, float]:
     assert len(HELD_OUT_ANSWERS) == 13
-    questions = [q for name in HELD_OUT_ANSWERS for q in answer_eval.load(HERE / "answers" / name)]
+    questions = [
+        q
+        for name in HELD_OUT_ANSWERS
+        for q in answer_eval.load(HERE / "answers" / "heldout" / name)
+    ]
     return answer_eval.figures(answer_eval.evaluate(questions))
 
 

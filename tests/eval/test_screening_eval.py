@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.screening import corpus, evaluation
+from learning.screening import corpus, evaluation
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,8 @@ from django.core.files import uploadedfile
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from aicd.throttling import SharedScopedRateThrottle
 from core import tokens
+from core.throttling import SharedScopedRateThrottle
 from tests.uploads.builders import docx_bytes, plain_zip, text_pdf, text_pdf_of_size
 from tests.uploads.test_review_flow import PRD_PAGES, REVIEW_QUESTION, architecture
 from uploads.limits import LIMITS

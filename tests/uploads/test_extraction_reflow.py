@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assistant.sentences import split_sentences
+from assistant.package.sentences import split_sentences
 from tests.uploads.builders import text_pdf
 from uploads.extraction import extract_upload
 from uploads.extraction.reflow import reflow

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant import upload_sentences
+from assistant.review import upload_sentences
 from tests.uploads.builders import text_pdf
 from tests.uploads.helpers import sources_from
 from uploads.page_sentences import page_joins

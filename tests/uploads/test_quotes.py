@@ -14,8 +14,9 @@ import textwrap
 
 import pytest
 
-from assistant import lanes, services
-from assistant.modes import RunState
+from assistant.domain import lanes
+from assistant.domain.modes import RunState
+from assistant.pipeline import services
 from tests.uploads.builders import docx_bytes, text_pdf
 from tests.uploads.helpers import sources_from
 from tests.uploads.test_review_flow import REVIEW_QUESTION
@@ -119,7 +120,7 @@ def test_uploaded_excerpts_and_quotes_are_verbatim_and_the_review_is_shown(
 
 
 def test_every_pdf_sentence_is_a_sentence_of_the_text_not_a_line_fragment() -> None:
-    from assistant.sentences import split_sentences
+    from assistant.package.sentences import split_sentences
 
     rng = random.Random("fragments")
     [source] = sources_from(("generated.pdf", _wrapped_pdf(rng)))

@@ -19,9 +19,11 @@ from statistics import median
 
 import pytest
 
-from assistant import lanes, services, upload_sentences
-from assistant.modes import RunState
-from assistant.sentences import split_sentences
+from assistant.domain import lanes
+from assistant.domain.modes import RunState
+from assistant.package.sentences import split_sentences
+from assistant.pipeline import services
+from assistant.review import upload_sentences
 from tests.uploads.test_review_flow import REVIEW_QUESTION
 from uploads import services as upload_services
 from uploads.rejections import SourceRefused

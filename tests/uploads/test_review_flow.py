@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from assistant import lanes, services
-from assistant.modes import RunState
+from assistant.domain import lanes
+from assistant.domain.modes import RunState
+from assistant.pipeline import services
 from assistant.providers.deterministic import DeterministicProvider
 from tests.conftest import ExplodingProvider
 from tests.uploads.builders import docx_bytes, text_pdf
@@ -219,7 +220,7 @@ def test_without_sources_the_run_is_package_only_with_zero_upload_telemetry() ->
 
 
 def test_current_context_mode_adds_the_uploaded_lanes_after_its_own() -> None:
-    from assistant.modes import Mode
+    from assistant.domain.modes import Mode
 
     run = services.answer(
         question=REVIEW_QUESTION, mode=Mode.PACKAGE_CURRENT, session_sources=_review_sources()
@@ -275,7 +276,7 @@ def test_a_sentence_a_page_break_cuts_is_quoted_whole_anchored_to_its_first_page
 
 
 def test_an_answer_quotes_an_uploaded_pdf_sentence_whole_not_its_line_fragment() -> None:
-    from assistant.upload_sentences import quotable
+    from assistant.review.upload_sentences import quotable
 
     text = (
         "The assistant reads contracts through the enterprise gateway and never keeps a copy of\n"

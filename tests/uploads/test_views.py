@@ -167,7 +167,7 @@ def test_form_uploads_share_the_uploads_throttle(logged_in_client, reviewer, mon
     from django.core.cache import cache
     from rest_framework.throttling import ScopedRateThrottle
 
-    from aicd.throttling import SharedScopedRateThrottle
+    from core.throttling import SharedScopedRateThrottle
 
     cache.delete(SharedScopedRateThrottle.cache_format % {"scope": "uploads", "ident": reviewer.pk})
     monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"uploads": "1/min"})

@@ -8,8 +8,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from assistant import services
-from assistant.modes import Mode
+from assistant.domain.modes import Mode
+from assistant.pipeline import services
 from core.errors import ApplicationError
 from uploads import services as uploads
 

@@ -8,8 +8,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from assistant import context_pack
-from assistant.package import PackageError, load_package
+from assistant.package.artifacts import PackageError, load_package
+from assistant.retrieval import context_pack
 
 
 class Command(BaseCommand):

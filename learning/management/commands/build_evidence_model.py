@@ -6,14 +6,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from assistant import criterion_evidence, evidence_training
+from assistant.review import criterion_evidence
+from learning import corpora
+from learning.training import evidence as evidence_training
 
 
 class Command(BaseCommand):
-    help = (
-        "Learn the review's criterion evidence model into "
-        "assistant/review_data/evidence_model.json."
-    )
+    help = "Learn the review's criterion evidence model into AICD_MODEL_DIR/evidence_model.json."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -24,7 +23,10 @@ class Command(BaseCommand):
         model, about = evidence_training.train()
         text = model.to_json() + "\n"
         path = criterion_evidence.SHIPPED.publish(
-            text, "build_evidence_model", check=options["check"]
+            text,
+            "build_evidence_model",
+            check=options["check"],
+            data=corpora.fingerprint(evidence_training.training_draft_dirs()),
         )
         if options["check"]:
             self.stdout.write(self.style.SUCCESS(f"Evidence model OK: {path}"))

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from assistant import ranker_training, ranking
-from assistant.sparse_model import check_committed
+from assistant.models import store
+from assistant.models.sparse import check_committed
+from assistant.retrieval import ranking
+from learning import corpora
+from learning.training import memory
+from learning.training import ranker as ranker_training
 
 
 class Command(BaseCommand):
-    help = "Learn the section ranker's weights into assistant/ranking_data/ranker.json."
+    help = "Write the labelled-question memory and learn the section ranker into AICD_MODEL_DIR."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -19,6 +23,14 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["check"]:
+            if not memory.is_current():
+                raise CommandError(
+                    "The question memory does not match its training sets. Run 'manage.py "
+                    "build_ranker' and commit the result."
+                )
+        else:
+            memory.publish()
         model, about = ranker_training.train(cross_author=not options["check"])
         text = model.to_json(**about) + "\n"
         if options["check"]:
@@ -26,6 +38,12 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(f"Ranker OK: {ranking.MODEL_PATH}"))
             return
         ranking.MODEL_PATH.write_text(text, encoding="utf-8")
+        store.record(
+            "ranker",
+            [ranking.MODEL_PATH.name],
+            schema=ranking.schema(),
+            data=corpora.fingerprint(ranker_training.training_sets()),
+        )
         ranking.model.cache_clear()
         self.stdout.write(
             self.style.SUCCESS(

@@ -6,11 +6,14 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from assistant import unit_ranking, unit_ranking_training
+from assistant.compose import unit_ranking
+from learning import corpora
+from learning.training import ranker as ranker_training
+from learning.training import unit_ranker as unit_ranking_training
 
 
 class Command(BaseCommand):
-    help = "Learn the composer's unit ranker into assistant/ranking_data/unit_ranker.json."
+    help = "Learn the composer's unit ranker into AICD_MODEL_DIR/unit_ranker.json."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -29,7 +32,12 @@ class Command(BaseCommand):
         authors = sorted({e.author for e in items})
         about: dict[str, object] = {"questions": len(items), "authors": authors}
         text = unit_ranking.UnitRanker(model.weights, model.intercept, about).to_json() + "\n"
-        path = unit_ranking.SHIPPED.publish(text, "build_unit_ranker", check=options["check"])
+        path = unit_ranking.SHIPPED.publish(
+            text,
+            "build_unit_ranker",
+            check=options["check"],
+            data=corpora.fingerprint(ranker_training.training_sets()),
+        )
         if options["check"]:
             self.stdout.write(self.style.SUCCESS(f"Unit ranker OK: {path}"))
             return

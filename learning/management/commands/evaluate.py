@@ -6,19 +6,16 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from assistant import (
-    answer_eval,
-    evaluation,
-    evidence_training,
-    review_eval,
-    verifier_cases,
-    verifier_report,
-)
-from assistant.context_pack import get_context_pack
-from assistant.screening import evaluation as screening_evaluation
+from assistant.retrieval.context_pack import get_context_pack
+from learning import corpora
+from learning.evaluation import answers as answer_eval
+from learning.evaluation import attacks, folds, lopo, packages, verifier_cases, verifier_report
+from learning.evaluation import grounding as evaluation
+from learning.evaluation import reviews as review_eval
+from learning.screening import evaluation as screening_evaluation
+from learning.training import evidence as evidence_training
 
 
 class Command(BaseCommand):
@@ -29,18 +26,27 @@ class Command(BaseCommand):
             "--questions",
             type=Path,
             action="append",
-            help="a labelled JSONL set (repeatable); default: the three sets in tests/eval/",
+            help="a labelled JSONL set (repeatable); default: the manifest's grounding sets",
         )
         parser.add_argument(
             "--write", type=Path, default=None, help="also write the Markdown report"
         )
+        parser.add_argument(
+            "--packages-only",
+            action="store_true",
+            help="only the leave-one-package-out section (with --write: replace that section)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         logging.getLogger("assistant.runs").setLevel(logging.WARNING)
-        eval_dir = Path(settings.BASE_DIR) / "tests/eval"
-        paths = options["questions"] or [
-            eval_dir / name for name in ("questions.jsonl", "heldout.jsonl", "fresh.jsonl")
-        ]
+        logging.getLogger("assistant.screening").setLevel(logging.WARNING)
+        by_package = _by_package()
+        if options["packages_only"]:
+            self.stdout.write(by_package)
+            if options["write"]:
+                _replace_section(options["write"], by_package)
+            return
+        paths = options["questions"] or corpora.paths("grounding")
         version = get_context_pack().package_version
         parts, all_met = [], True
         for path in paths:
@@ -58,9 +64,15 @@ class Command(BaseCommand):
             pack.rows, pack.index.expansion, pack.index.doc_freq, package_version=version
         )
         all_met = all_met and figures[verifier_cases.HELD_OUT].meets_targets()
-        quality = _quality(eval_dir)
+        quality = _quality()
+        red_team = attacks.render_markdown(attacks.run_all())
         text = (
             evaluation.HEADER
+            + LOPO_START
+            + by_package
+            + LOPO_END
+            + red_team
+            + "\n"
             + screening
             + "\n"
             + quality
@@ -76,77 +88,58 @@ class Command(BaseCommand):
             self.stderr.write("Some targets are not met.")
 
 
-RANKING_DATA = Path(__file__).resolve().parents[2] / "ranking_data"
-# (name, role, path relative to the eval directory or absolute). The ranker is trained on the
-# first six; the next four were measured (in aggregate only) while the answer pipeline was being
-# designed; each later pair was written after the design before it and measured once.
-ANSWER_SETS = (
-    ("questions-analyst.jsonl", "ranker training set", RANKING_DATA / "questions-analyst.jsonl"),
-    ("questions-auditor.jsonl", "ranker training set", RANKING_DATA / "questions-auditor.jsonl"),
-    (
-        "questions-opsdirector.jsonl",
-        "ranker training set",
-        RANKING_DATA / "questions-opsdirector.jsonl",
-    ),
-    (
-        "questions-servicedesk.jsonl",
-        "ranker training set",
-        RANKING_DATA / "questions-servicedesk.jsonl",
-    ),
-    ("questions-sponsor.jsonl", "ranker training set", RANKING_DATA / "questions-sponsor.jsonl"),
-    ("questions-chatops.jsonl", "ranker training set", RANKING_DATA / "questions-chatops.jsonl"),
-    ("questions-qalead.jsonl", "ranker training set", RANKING_DATA / "questions-qalead.jsonl"),
-    ("questions-intern.jsonl", "ranker training set", RANKING_DATA / "questions-intern.jsonl"),
-    (
-        "questions-vendormgr.jsonl",
-        "ranker training set",
-        RANKING_DATA / "questions-vendormgr.jsonl",
-    ),
-    ("heldout-counsel.jsonl", "held-out", Path("answers/heldout-counsel.jsonl")),
-    ("heldout-pm.jsonl", "held-out", Path("answers/heldout-pm.jsonl")),
-    ("final-sre.jsonl", "final test", Path("answers/final-sre.jsonl")),
-    ("final-exec.jsonl", "final test", Path("answers/final-exec.jsonl")),
-    ("final2-ml.jsonl", "second final test", Path("answers/final2-ml.jsonl")),
-    ("final2-newhire.jsonl", "second final test", Path("answers/final2-newhire.jsonl")),
-    ("final3-procurement.jsonl", "third final test", Path("answers/final3-procurement.jsonl")),
-    ("final3-frontline.jsonl", "third final test", Path("answers/final3-frontline.jsonl")),
-    ("final4-riskmgr.jsonl", "fourth final test", Path("answers/final4-riskmgr.jsonl")),
-    ("final4-slack.jsonl", "fourth final test", Path("answers/final4-slack.jsonl")),
-    ("final5-finctl.jsonl", "fifth final test", Path("answers/final5-finctl.jsonl")),
-    ("final5-uxres.jsonl", "fifth final test", Path("answers/final5-uxres.jsonl")),
-    ("final5-helpdesk.jsonl", "fifth final test", Path("answers/final5-helpdesk.jsonl")),
-)
-REVIEW_SETS = (
-    ("privacy", "held-out"),
-    ("opslead", "held-out"),
-)
+LOPO_START, LOPO_END = "<!-- leave-one-package-out -->\n", "<!-- end leave-one-package-out -->\n"
 
 
-def _quality(eval_dir: Path) -> str:
+def _by_package() -> str:
+    """The headline: each package held out in turn, beside the naive baseline."""
+    every = packages.every_package()
+    results = folds.leave_one_package_out(every)
+    about = {
+        "packages": ", ".join(
+            f"{p.slug} ({len(p.pack.rows)} rows, {len(p.questions)} questions by "
+            f"{', '.join(sorted(p.authors)) if p.slug != packages.SAMPLE else f'{len(p.authors)} authors'})"
+            for p in every
+        ),
+        "sources": "converted packages: data/packages/MANIFEST.json (repository, commit, "
+        "licence); questions: data/MANIFEST.json (kind questions; the sample: its screening "
+        "corpus and held-out answer sets)",
+        "in-package parts": "the unit ranker and the criterion evidence model were trained on "
+        "the sample's data only, so the sample's row reads them in-package",
+    }
+    return lopo.render_markdown(results, about)
+
+
+def _replace_section(path: Path, section: str) -> None:
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    if LOPO_START in text and LOPO_END in text:
+        head, rest = text.split(LOPO_START, 1)
+        tail = rest.split(LOPO_END, 1)[1]
+        text = head + LOPO_START + section + LOPO_END + tail
+    else:
+        text = LOPO_START + section + LOPO_END + text
+    path.write_text(text, encoding="utf-8")
+
+
+def _quality() -> str:
     """Answer quality and criteria-level review figures, each on its tuning and held-out set."""
     parts = [QUALITY_HEADER]
     pooled: dict[str, list[answer_eval.AnswerOutcome]] = {}
-    for name, role, relative in ANSWER_SETS:
-        path = eval_dir / relative
-        if path.exists():
-            outcomes = answer_eval.evaluate(answer_eval.load(path))
-            parts.append(answer_eval.render_markdown(name, role, outcomes))
-            pooled.setdefault(role, []).extend(outcomes)
+    for answer_set in corpora.sets("answers", package="sample"):
+        outcomes = answer_eval.evaluate(answer_eval.load(answer_set.path))
+        parts.append(answer_eval.render_markdown(answer_set.name, answer_set.stage, outcomes))
+        pooled.setdefault(answer_set.stage, []).extend(outcomes)
     unseen: list[answer_eval.AnswerOutcome] = []
-    for role in (
-        "held-out",
-        "final test",
-        "second final test",
-        "third final test",
-        "fourth final test",
-        "fifth final test",
-    ):
+    held_out_stages = dict.fromkeys(
+        s.stage for s in corpora.sets("answers", role="heldout", package="sample")
+    )
+    for role in held_out_stages:
         if pooled.get(role):
             parts.append(answer_eval.render_markdown(f"{role}, pooled", role, pooled[role]))
             unseen += pooled[role]
     if unseen:
         parts.append(answer_eval.render_markdown("every unseen author, pooled", "unseen", unseen))
-    trained = review_eval.out_of_author(evidence_training.DRAFTS_DIR)
+    trained = review_eval.out_of_author(evidence_training.training_draft_dirs())
     for name, drafts in trained.items():
         parts.append(review_eval.render_markdown(name, "training, read out of author", drafts))
     parts.append(
@@ -157,13 +150,10 @@ def _quality(eval_dir: Path) -> str:
         )
     )
     held_out_drafts = []
-    for name, role in REVIEW_SETS:
-        path = eval_dir / "reviews" / name
-        if (path / "labels.jsonl").exists():
-            drafts = review_eval.evaluate(path)
-            parts.append(review_eval.render_markdown(name, role, drafts))
-            if role == "held-out":
-                held_out_drafts += drafts
+    for review_set in corpora.sets("reviews", role="heldout"):
+        drafts = review_eval.evaluate(review_set.path)
+        parts.append(review_eval.render_markdown(review_set.author, "held-out", drafts))
+        held_out_drafts += drafts
     if held_out_drafts:
         parts.append(review_eval.render_markdown("held-out, pooled", "held-out", held_out_drafts))
     return "\n".join(parts)
@@ -172,10 +162,10 @@ def _quality(eval_dir: Path) -> str:
 QUALITY_HEADER = """## Answer quality and criteria-level review
 
 How an offline answer is chosen: BM25 finds candidate sections; a learned ranker
-(`assistant/ranking.py`, a pairwise logistic regression over package-agnostic pair features in
-`assistant/rank_features.py`) orders them together with the sections of the artifact the question
+(`assistant/retrieval/ranking.py`, a pairwise logistic regression over package-agnostic pair features in
+`assistant/retrieval/rank_features.py`) orders them together with the sections of the artifact the question
 is likeliest about, the nearest sections in the package's latent space and the sections the
-nearest labelled training questions were answered from (`assistant/question_memory.py`), reading
+nearest labelled training questions were answered from (`assistant/retrieval/question_memory.py`), reading
 among others the section's latent-semantic similarity to the question (fitted on the package
 itself), the probability that the question is about the section's artifact
 (`assistant/screening/topics.py`, learnt from the topic-labelled screening questions, whose
@@ -183,9 +173,9 @@ authors wrote no answer set) and how strongly the twenty nearest training questi
 section; sections
 whose softmax share is at least a tenth of the best one's are sent, plus a checklist for a list
 question. The composer
-(`assistant/composer.py`) leads with the unit that answers (with the next sentence of its
+(`assistant/compose/composer.py`) leads with the unit that answers (with the next sentence of its
 paragraph), a whole list or table for a list question, and adds a unit only when it brings a new
-term or section; which unit answers is scored by a learnt unit ranker (`assistant/unit_ranking.py`,
+term or section; which unit answers is scored by a learnt unit ranker (`assistant/compose/unit_ranking.py`,
 a logistic regression over the named parts of the hand score, the unit's latent similarity to
 the question and the share of the nearest training questions' key facts it holds, trained on the
 key facts of the ranker's training questions). Both models featurise each training question
@@ -194,7 +184,7 @@ ranker's cross-author hit@1 (each training set scored by a model trained on the 
 printed by `manage.py build_ranker`; the unit ranker's (how often the best unit holds a key fact,
 against the hand score) by `manage.py build_unit_ranker --cross-author`.
 
-Answers (`tests/eval/answers/`): each question names the sections an expert would cite (first is
+Answers (`data/answers/heldout/`): each question names the sections an expert would cite (first is
 best) and verbatim key facts. hit@1: the first package citation of the run is one of those
 sections; hit@any: some package citation is; key-fact recall: share of key facts found in the
 Package says lane (markers and markup stripped, case-insensitive, whitespace collapsed);
@@ -203,9 +193,9 @@ is a miss). Reviews: each draft labels each criterion present, partial,
 missing or contradicted. recall: missing or contradicted criteria the review does not pass;
 false alarms: present criteria it does not pass; contradictions flagged: contradicted criteria
 reported as blocker or concern; verbatim: uploaded quotes that are exact (whitespace-collapsed)
-substrings of the extracted draft. The section ranker (`assistant/ranking.py`) is trained on the
+substrings of the extracted draft. The section ranker (`assistant/retrieval/ranking.py`) is trained on the
 analyst, auditor, opsdirector, servicedesk, sponsor, chatops, qalead, intern and vendormgr
-questions (`assistant/ranking_data/`), so their figures are training figures (the memory hides
+questions (`data/ranking/`), so their figures are training figures (the memory hides
 a question's own author, but the rankers' weights saw it); the composer's few constants
 were set on the first two. Thirteen further authors read only the package and nobody working on the
 answer pipeline has read their questions: `heldout-counsel.jsonl` and `heldout-pm.jsonl` were
@@ -219,11 +209,11 @@ was chosen on the training authors' cross-author figures only, before `final5-*`
 measured; `final5-*` twice more: after three training authors, commissioned before its first
 measurement, were added, and after the memory's votes were reweighted on those training
 authors' cross-author figures; none of its questions was read). The review's evidence
-model (`assistant/criterion_evidence.py`) is trained on the drafts of consultant, engineer,
-platform-lead and secarch (`assistant/review_data/drafts/`); their figures below are read
+model (`assistant/review/criterion_evidence.py`) is trained on the drafts of consultant, engineer,
+platform-lead and secarch (`data/reviews/training/`); their figures below are read
 out of author (each author's drafts by a model whose weights and threshold were learnt from the
 other three), which is what the model does on a new author's draft. `privacy/` and `opslead/`
-(`tests/eval/reviews/`) were written after the model's design was fixed, by authors who saw
+(`data/reviews/heldout/`) were written after the model's design was fixed, by authors who saw
 neither the code nor the other drafts, and measured once. The bars are the
 issue's, read on the held-out sets; the unit floors (`tests/eval/test_quality_eval.py`) guard
 what was reached, and docs/evaluation.md says which bars are not yet met.

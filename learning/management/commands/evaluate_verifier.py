@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from assistant import verifier_cases, verifier_report
-from assistant.context_pack import get_context_pack
+from assistant.retrieval.context_pack import get_context_pack
+from learning.evaluation import verifier_cases, verifier_report
 
 
 class Command(BaseCommand):

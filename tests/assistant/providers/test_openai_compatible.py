@@ -177,9 +177,9 @@ def test_cookie_jar_keeps_nothing() -> None:
     AICD_PROVIDER_TIMEOUT_S=2.0,
 )
 def test_an_unexpected_error_is_reported_by_type_only(monkeypatch, caplog) -> None:
-    from assistant import lanes
-    from assistant.modes import Mode
-    from assistant.prompt import ProviderRequest, SourceRef
+    from assistant.domain import lanes
+    from assistant.domain.modes import Mode
+    from assistant.domain.prompt import ProviderRequest, SourceRef
 
     def broken(self, *args):
         raise RuntimeError("internal detail sk-leaky-detail")

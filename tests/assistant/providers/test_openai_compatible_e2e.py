@@ -16,7 +16,6 @@ import pytest
 import trustme
 from django.test import override_settings
 
-from assistant import lanes
 from assistant.current import base as current_base
 from assistant.current.base import (
     RETRIEVED,
@@ -24,8 +23,9 @@ from assistant.current.base import (
     CurrentContextResult,
     CurrentRef,
 )
-from assistant.modes import Mode
-from assistant.prompt import ProviderRequest
+from assistant.domain import lanes
+from assistant.domain.modes import Mode
+from assistant.domain.prompt import ProviderRequest
 from assistant.providers.openai_compatible import OpenAICompatibleProvider
 from core import tokens
 from tests.assistant.providers import gateway as gw

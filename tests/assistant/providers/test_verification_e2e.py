@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from assistant import lanes
+from assistant.domain import lanes
 from tests.assistant.providers import gateway as gw
 from tests.assistant.providers.conftest import API_KEY, MODEL
 from tests.assistant.providers.test_openai_compatible_e2e import IN_SCOPE

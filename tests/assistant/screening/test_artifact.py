@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 from django.core.management import CommandError, call_command
 
-from assistant.screening import artifact, corpus, training
+from assistant.screening import artifact
 from assistant.screening.model import ModelError, ScreeningModel
+from learning.screening import artifact as building
+from learning.screening import corpus, training
 
 
 @pytest.fixture(scope="module")
@@ -19,7 +21,7 @@ def shipped() -> artifact.Screening:
 
 
 def test_the_artifact_reads_back_as_written(shipped: artifact.Screening, tmp_path: Path) -> None:
-    artifact.write(shipped, tmp_path)
+    building.write(shipped, tmp_path)
     again = artifact.read(tmp_path)
     assert again.fingerprint == shipped.fingerprint
     assert again.answerability == shipped.answerability
@@ -36,10 +38,10 @@ def test_a_missing_or_foreign_artifact_is_a_named_error(tmp_path: Path) -> None:
 
 
 def test_check_fails_on_a_stale_artifact(shipped: artifact.Screening, tmp_path: Path) -> None:
-    artifact.write(dataclasses.replace(shipped, fingerprint="0" * 16), tmp_path)
+    building.write(dataclasses.replace(shipped, fingerprint="0" * 16), tmp_path)
     with pytest.raises(CommandError, match="stale"):
         call_command("build_screening_model", "--check", "--out", str(tmp_path))
-    artifact.write(shipped, tmp_path)
+    building.write(shipped, tmp_path)
     call_command("build_screening_model", "--check", "--out", str(tmp_path))
 
 

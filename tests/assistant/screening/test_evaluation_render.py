@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from assistant.screening import evaluation
-from assistant.screening.corpus import Example
+from learning.screening import evaluation
+from learning.screening.corpus import Example
 
 
 def test_a_class_an_author_did_not_write_shows_no_figure() -> None:

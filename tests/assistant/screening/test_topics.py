@@ -8,8 +8,9 @@ import pytest
 
 from assistant.screening import topics
 from assistant.screening.artifact import get_screening
-from assistant.screening.corpus import Example
 from assistant.screening.model import ModelError
+from learning.screening import topics as topics_training
+from learning.screening.corpus import Example
 
 
 def _corpus() -> list[Example]:
@@ -29,7 +30,7 @@ def _corpus() -> list[Example]:
 
 
 def test_a_question_is_placed_in_the_artifact_its_words_belong_to() -> None:
-    model = topics.train(_corpus())
+    model = topics_training.train(_corpus())
     probs = model.probabilities("what do tokens cost per answer")
     assert set(probs) == {"glossary", "tokenomics"}
     assert abs(sum(probs.values()) - 1.0) < 1e-9
@@ -37,7 +38,7 @@ def test_a_question_is_placed_in_the_artifact_its_words_belong_to() -> None:
 
 
 def test_saved_and_loaded_model_scores_the_same(tmp_path: Path) -> None:
-    model = topics.train(_corpus())
+    model = topics_training.train(_corpus())
     model.save(tmp_path)
     loaded = topics.TopicModel.load(tmp_path)
     for question in ("define source owner", "token spend per request"):
@@ -47,7 +48,7 @@ def test_saved_and_loaded_model_scores_the_same(tmp_path: Path) -> None:
 
 
 def test_a_broken_model_file_is_a_model_error(tmp_path: Path) -> None:
-    topics.train(_corpus()).save(tmp_path)
+    topics_training.train(_corpus()).save(tmp_path)
     (tmp_path / topics.META_FILE).write_text("{not json", encoding="utf-8")
     with pytest.raises(ModelError, match="topic model"):
         topics.TopicModel.load(tmp_path)
@@ -55,7 +56,7 @@ def test_a_broken_model_file_is_a_model_error(tmp_path: Path) -> None:
 
 def test_one_topic_is_not_enough_to_train() -> None:
     with pytest.raises(ValueError, match="fewer than two"):
-        topics.train([Example("t", "in_scope", "a question", "glossary")])
+        topics_training.train([Example("t", "in_scope", "a question", "glossary")])
 
 
 def test_the_shipped_artifact_knows_every_sample_package_artifact() -> None:
