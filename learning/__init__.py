@@ -1,0 +1,1 @@
+"""Learning material and corpora built from public sources for evaluating the assistant."""
