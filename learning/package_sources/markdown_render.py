@@ -45,13 +45,22 @@ DROPPED_DIRECTIVES = frozenset(
         "literalinclude",
     }
 )
-CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode"})
+CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "code-tab"})
 # Code fences that draw a diagram rather than show code.
 DIAGRAM_LANGUAGES = frozenset({"mermaid", "dot", "graphviz", "plantuml"})
 # Pandoc/MyST colon-fenced divs whose body is page metadata, not guidance.
 DROPPED_DIVS = frozenset({"keywords"})
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+# Hugo tab and details shortcodes with a label: the label becomes a bold lead-in.
+_LABELLED_SHORTCODE = re.compile(r'\{\{<\s*(?:tab|details)\s+(?:title=)?"([^"]+)"[^>]*>\}\}')
+# Hugo block shortcodes: diagrams and raw HTML are dropped whole, highlight becomes a fence.
+_HUGO_DROPPED_BLOCK = re.compile(
+    r"\{\{<\s*(mermaid|rawHtml|rawhtml|figure|youtube)\b[^>]*>\}\}.*?\{\{<\s*/\1\s*>\}\}", re.S
+)
+_HUGO_HIGHLIGHT = re.compile(
+    r"\{\{<\s*highlight\s+([\w+-]*)[^>]*>\}\}\n?(.*?)\{\{<\s*/highlight\s*>\}\}", re.S
+)
 _TEMPLATE_TAGS = (
     re.compile(r"\{%.*?%\}", re.S),  # Liquid / Jinja / Eleventy
     re.compile(r"\{\{<.*?>\}\}|\{\{%.*?%\}\}", re.S),  # Hugo shortcodes
@@ -219,6 +228,9 @@ def _clean_line(line: str) -> str | None:
 def preprocess(text: str) -> str:
     """Site-generator markup removed from a page body (front matter already split off)."""
     text = _HTML_COMMENT.sub("", text)
+    text = _HUGO_DROPPED_BLOCK.sub("", text)
+    text = _HUGO_HIGHLIGHT.sub(lambda m: f"\n```{m.group(1)}\n{m.group(2).rstrip()}\n```\n", text)
+    text = _LABELLED_SHORTCODE.sub(lambda m: f"**{m.group(1).strip()}:** ", text)
     for pattern in _TEMPLATE_TAGS:
         text = pattern.sub("", text)
     text = _GLOSSARY_POINTER.sub("", text)
@@ -409,8 +421,9 @@ def _html_table(table: BeautifulSoup) -> list[str]:
     return lines + ["| " + " | ".join(r) + " |" for r in rows[1:]]
 
 
-def _html_block(content: str, stats: RenderStats) -> list[str]:
-    """Raw HTML is never rendered by the package reader: keep its text (and tables as tables)."""
+def _html_block(content: str, stats: RenderStats, depth: int) -> list[str]:
+    """Raw HTML is never rendered by the package reader: keep its tables as tables and its text
+    as Markdown (authors often write Markdown inside HTML wrappers such as ``<details>``)."""
     soup = BeautifulSoup(content, "html.parser")
     for tag in soup.find_all(["script", "style", "iframe", "img", "svg", "video", "audio"]):
         tag.decompose()
@@ -420,12 +433,14 @@ def _html_block(content: str, stats: RenderStats) -> list[str]:
         for table in tables:
             lines.extend(_html_table(table))
         return lines
-    text = re.sub(r"\s+", " ", soup.get_text(" ", strip=True)).strip()
-    text = re.sub(r"\*\*|__", "", text)
-    if not _WORD.search(text):
+    text_lines = [line.strip() for line in soup.get_text("\n").split("\n")]
+    text = "\n".join(line for line in text_lines if line)
+    # A list marker left alone on its line (its item text was inside a tag) joins that text,
+    # rather than underlining the line above as a setext heading.
+    text = re.sub(r"^([-*+]|\d{1,9}[.)])\n", r"\1 ", text, flags=re.M)
+    if not _WORD.search(text) or depth >= 5:
         return []
-    stats.words += len(_WORD.findall(text))
-    return [guard_line_start(escape(text))]
+    return _join_blocks(render_blocks(text, stats, depth + 1), loose=True)
 
 
 def _list(node: SyntaxTreeNode, stats: RenderStats, depth: int) -> list[str]:
@@ -495,7 +510,7 @@ def _block(node: SyntaxTreeNode, stats: RenderStats, depth: int) -> list[str]:
         blocks = [b for b in (_block(child, stats, depth) for child in node.children) if b]
         return [f"> {line}" if line else ">" for line in _join_blocks(blocks, loose=True)]
     if kind == "html_block":
-        return _html_block(node.content, stats)
+        return _html_block(node.content, stats, depth)
     return []  # hr, and anything unknown
 
 
