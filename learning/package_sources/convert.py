@@ -304,20 +304,23 @@ def _list_phrase(names: list[str]) -> str:
 
 
 def _fill_sections(sections: list[Section]) -> list[Section]:
-    """Drop empty subsections and empty sections; a section of subsections only gets a line
-    naming them, so that the section is itself citable."""
-    out: list[Section] = []
+    """Drop empty subsections and empty sections, make headings unique, and give a section of
+    subsections only a line naming them, so that the section is itself citable."""
     for section in sections:
         section.subsections = [(h, c) for h, c in section.subsections if c]
-        if not section.content and section.subsections:
+    sections = [s for s in sections if s.content or s.subsections]
+    _unique_headings(sections)
+    for section in sections:
+        if not section.content:
             names = [h for h, _ in section.subsections]
+            # A subsection made unique by its section's name is listed by its own name.
+            short = [h.removeprefix(f"{section.heading}: ") for h in names]
+            names = short if len(set(short)) == len(short) else names
             noun = "part" if len(names) == 1 else "parts"
             section.content.append(
                 f"This section has {len(names)} {noun}: {_bold_safe(_list_phrase(names))}."
             )
-        if section.content:
-            out.append(section)
-    return out
+    return sections
 
 
 def _unique(heading: str, taken: set[str], parent: str | None) -> str:
@@ -437,11 +440,10 @@ def convert_page(source: Source, path: str, text: str, name: str, number: int) -
     sections = _fill_sections(_sections(_normalise_levels(items)))
     if not sections:
         return Page(source_path=path, name=name, skipped="no sections with text")
-    if stats.words < source.min_words:
-        return Page(source_path=path, name=name, skipped=f"only {stats.words} words")
     if stats.link_words > source.max_link_share * stats.words:
         return Page(source_path=path, name=name, skipped="mostly links (navigation page)")
-    _unique_headings(sections)
+    if stats.words < source.min_words:
+        return Page(source_path=path, name=name, skipped=f"only {stats.words} words")
     front = _front_matter(source, path, title, name, number)
     markdown = _render_markdown(front, title, summary_of(sections), sections)
     rows = sum(1 + len(s.subsections) for s in sections)
