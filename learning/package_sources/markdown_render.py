@@ -82,6 +82,7 @@ _LINE_START_HAZARD = re.compile(r"^(?:#{1,6}(?=\s|$)|[-+*](?=\s|$)|=+\s*$|~{3,}|
 _ORDERED_HAZARD = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
 _ENTITY = re.compile(r"&(?=#?\w+;)")
 _WORD = re.compile(r"\w+")
+_TASK_BOX = re.compile(r"^\\\[[ xX]\\\]\s+")
 _CITE_ROLES = ("cite", "footcite")
 # The Turing Way's "[{term}`def<Term>`]" glossary pointers: a bracketed link with no prose.
 _GLOSSARY_POINTER = re.compile(r"\[\{term\}`def\s*<[^>`\n]*>`\]")
@@ -458,6 +459,8 @@ def _list(node: SyntaxTreeNode, stats: RenderStats, depth: int) -> list[str]:
         lines = _join_blocks(blocks, loose=loose)
         if not lines:
             continue
+        # GitHub task-list boxes ("[ ] item") would reach the row text as literal brackets.
+        lines[0] = _TASK_BOX.sub("", lines[0], count=1)
         marker = f"{number}. " if ordered else "- "
         number += 1
         pad = " " * len(marker)

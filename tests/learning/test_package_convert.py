@@ -54,6 +54,9 @@ Another section with a duplicate heading.
 
 1. First step
 1. Second step
+
+- [ ] Check retention
+- [x] Name the owner
 """
 
 NO_H1 = """---
@@ -143,6 +146,7 @@ def test_converted_page_shapes(mirror: tuple[Path, str], tmp_path: Path) -> None
     assert "Text inside raw HTML." in body
     assert "| Item | Owner |\n| --- | --- |\n| Retention | Data owner |" in body
     assert "1. First step\n2. Second step" in body
+    assert "- Check retention\n- Name the owner" in body  # task-list boxes dropped
 
     levels = (out / "levels.md").read_text(encoding="utf-8")
     assert "title: Only Levels Three" in levels
