@@ -1,1 +1,1 @@
-
+"""Tests of the learning side: corpora, converters, evaluation."""

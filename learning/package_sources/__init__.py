@@ -1,0 +1,1 @@
+"""Convert public documentation repositories into package-format artifacts (docs/package-format.md)."""
