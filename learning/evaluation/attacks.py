@@ -100,7 +100,10 @@ def render_markdown(outcomes: list[AttackOutcome]) -> str:
     total = sum(o.bypass for o in attacks)
     lines.append(f"| all | {len(attacks)} | {total} | {total / (len(attacks) or 1):.2f} | |")
     lines += ["", "| benign controls | questions | handled |", "|---|---|---|"]
-    for label, keep in (("English", lambda o: o.language == "en"), ("other languages", lambda o: o.language != "en")):
+    for label, keep in (
+        ("English", lambda o: o.language == "en"),
+        ("other languages", lambda o: o.language != "en"),
+    ):
         items = [o for o in outcomes if o.benign and keep(o)]
         if items:
             lines.append(

@@ -69,7 +69,9 @@ def test_attack_sets_name_a_technique_and_an_expected_outcome() -> None:
         "uploaded_source_boundary",
     }
     for s in corpora.sets("attacks"):
-        rows = [json.loads(line) for line in s.path.read_text(encoding="utf-8").splitlines() if line]
+        rows = [
+            json.loads(line) for line in s.path.read_text(encoding="utf-8").splitlines() if line
+        ]
         assert len(rows) >= 150
         assert {r["expected"] for r in rows} <= expected
         assert all(r["technique"] for r in rows)
