@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 
 from assistant.criteria import ReviewCriteria, collect
+from assistant.declared_version import VersionLabel, label
 from assistant.expansion import Expansion
 from assistant.package import Package, load_package, package_files, package_version
 from assistant.retrieval import Index
@@ -37,6 +38,11 @@ class ContextPack:
     index: Index
     artifacts: tuple[dict[str, Any], ...]
     review: ReviewCriteria = ReviewCriteria()
+    declared_version: str = ""  # the version the package declares (assistant/declared_version.py)
+
+    @property
+    def version_label(self) -> VersionLabel:
+        return label(declared_version=self.declared_version, content_hash=self.package_version)
 
     def row(self, row_id: str) -> PackageRow | None:
         return self._rows_by_id.get(row_id)
@@ -76,6 +82,7 @@ def build(package: Package) -> ContextPack:
         index=Index.build(rows, expansion),
         artifacts=artifacts,
         review=collect(package.artifacts)[0],
+        declared_version=package.declared_version,
     )
 
 
@@ -92,6 +99,7 @@ def write(pack: ContextPack, directory: Path) -> None:
                 {
                     "format": PACK_FORMAT,
                     "package_version": pack.package_version,
+                    "package_declared_version": pack.declared_version,
                     "package_dir": pack.package_dir,
                     "row_count": len(pack.rows),
                     "artifacts": list(pack.artifacts),
@@ -127,6 +135,7 @@ def read(directory: Path) -> ContextPack:
         index=Index.load(directory / "index", rows),
         artifacts=tuple(manifest["artifacts"]),
         review=ReviewCriteria.from_json(manifest.get("review_criteria", {})),
+        declared_version=manifest.get("package_declared_version", ""),
     )
 
 
