@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+from datetime import UTC, datetime
 from html import unescape
 from pathlib import Path
 from tempfile import gettempdir
@@ -194,3 +195,22 @@ def test_a_refused_run_packet_carries_its_refusal_note(logged_in_client) -> None
     assert "Approval is not something this assistant can give" in notes
     assert "Review checklist" not in text
     assert "This run did not review a draft" in text
+
+
+@pytest.mark.django_db
+def test_packets_carry_their_dates_and_the_assistant_as_author(logged_in_client) -> None:
+    _, run_id = _review(logged_in_client)
+    text = logged_in_client.get(f"/runs/{run_id}/packet.md").content.decode()
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d UTC"
+    assert re.search(rf"^- Asked: {stamp}$", text, re.M)
+    assert re.search(rf"^- Packet made: {stamp}$", text, re.M)
+    assert "- Made by: AICD source-grounded assistant" in text
+    properties = Document(
+        io.BytesIO(logged_in_client.get(f"/runs/{run_id}/packet.docx").content)
+    ).core_properties
+    assert properties.author == "AICD source-grounded assistant"
+    assert properties.last_modified_by == "AICD source-grounded assistant"
+    assert "python-docx" not in f"{properties.author} {properties.comments}"
+    made = datetime.now(UTC)
+    assert properties.created is not None and abs((made - properties.created).total_seconds()) < 120
+    assert properties.title == "AICD review packet"

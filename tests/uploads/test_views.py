@@ -219,3 +219,31 @@ def test_the_script_path_lands_on_a_confirmation_worded_from_the_record(logged_i
     for probe in ("session-file-999", "<b>x</b>"):
         html = logged_in_client.get("/", {"added": probe}).content.decode()
         assert 'id="upload-added"' not in html and "<b>x</b>" not in html
+
+
+@pytest.mark.django_db
+def test_the_privacy_notice_is_open_the_first_time_a_session_shows_it(logged_in_client) -> None:
+    def notice(html: str) -> str:
+        return re.search(r'<details class="privacy-notice"[^>]*>', html).group(0)
+
+    first = _page(logged_in_client)
+    assert " open" in notice(first) and PRIVACY_NOTICE in first
+    again = _page(logged_in_client)
+    assert " open" not in notice(again)
+    assert PRIVACY_NOTICE in again  # folded, never gone: one click reads it
+    assert "Before you upload: what happens to your files</summary>" in again
+
+
+def test_remove_names_the_title_and_clear_lists_the_titles() -> None:
+    from django.contrib.sessions.backends.cache import SessionStore
+
+    from uploads import services
+
+    session = SessionStore()
+    services.add_paste(session=session, owner="7", title="Meeting notes", text="Owner: Dana.")
+    services.add_file(session=session, owner="7", filename="a.txt", data=b"first file")
+    assert services.remove(session=session, owner="7", source_id="session-paste-001") == (
+        "Meeting notes"
+    )
+    assert services.clear_titled(session=session, owner="7") == ("a.txt",)
+    assert services.clear_titled(session=session, owner="7") == ()
