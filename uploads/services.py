@@ -216,19 +216,31 @@ def overview(*, session: Session, owner: str, limits: Limits = LIMITS) -> Overvi
     return Overview(records=tuple(store.records()), totals=store.totals(), limits=limits)
 
 
-def remove(*, session: Session, owner: str, source_id: str) -> None:
-    """Remove one source; an id this session does not hold is a 404, whoever else may hold it."""
-    if not SessionSourceStore(session, owner).remove(source_id):
+def remove(*, session: Session, owner: str, source_id: str) -> str:
+    """Remove one source and return its display title; an id this session does not hold is a
+    404, whoever else may hold it."""
+    store = SessionSourceStore(session, owner)
+    source = store.get(source_id)
+    if source is None or not store.remove(source_id):
         raise ApplicationError(
             "unknown_session_source",
             "No session source with that id exists in this session.",
             status_code=status.HTTP_404_NOT_FOUND,
         )
+    return source.record.display_title
 
 
 def clear(*, session: Session, owner: str) -> int:
     """Remove every source of this session; returns how many were removed."""
     return SessionSourceStore(session, owner).clear()
+
+
+def clear_titled(*, session: Session, owner: str) -> tuple[str, ...]:
+    """Remove every source of this session; returns the display titles of those removed."""
+    store = SessionSourceStore(session, owner)
+    titles = tuple(r.display_title for r in store.records())
+    store.clear()
+    return titles
 
 
 def resolve(*, session: Session, owner: str, ids: Iterable[str]) -> tuple[SessionSource, ...]:

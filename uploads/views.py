@@ -17,6 +17,12 @@ from core.throttling import over_limit
 from uploads import services
 from uploads.owner import owner_of
 
+# What a removal takes with it: the history keeps the runs, not what they quoted.
+_QUOTED = (
+    "Any earlier answer that quoted it stays in your history, marked “source removed”, "
+    "without its text."
+)
+
 
 def _back() -> HttpResponseRedirect:
     return HttpResponseRedirect(reverse("assistant:chat") + "#session-sources")
@@ -65,11 +71,13 @@ def remove(request: HttpRequest, source_id: str) -> HttpResponse:
     try:
         if refused := _throttled(request):
             raise refused
-        services.remove(session=request.session, owner=owner_of(request), source_id=source_id)
+        title = services.remove(
+            session=request.session, owner=owner_of(request), source_id=source_id
+        )
     except ApplicationError as exc:
         messages.error(request, exc.message, extra_tags=f"rejected {exc.code}")
     else:
-        messages.success(request, f"Removed {source_id} from this session.", extra_tags="removed")
+        messages.success(request, f"Removed “{title}” from this session. {_QUOTED}", "removed")
     return _back()
 
 
@@ -78,6 +86,11 @@ def clear(request: HttpRequest) -> HttpResponse:
     if refused := _throttled(request):
         messages.error(request, refused.message, extra_tags=f"rejected {refused.code}")
         return _back()
-    removed = services.clear(session=request.session, owner=owner_of(request))
-    messages.success(request, f"Cleared {removed} session source(s).", extra_tags="removed")
+    titles = services.clear_titled(session=request.session, owner=owner_of(request))
+    if not titles:
+        messages.success(request, "There were no session sources to clear.", extra_tags="removed")
+        return _back()
+    named = ", ".join(f"“{t}”" for t in titles)
+    count = f"{len(titles)} session source{'s' if len(titles) != 1 else ''}"
+    messages.success(request, f"Cleared {count} from this session: {named}. {_QUOTED}", "removed")
     return _back()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.text import slugify
 
 from assistant.domain.types import PackageRow
-from assistant.package import criteria
+from assistant.package import criteria, declared_version
 from assistant.package import kinds as section_kinds
 
 if TYPE_CHECKING:
@@ -120,6 +120,7 @@ class Package:
     root: Path
     artifacts: tuple[Artifact, ...]
     version: str
+    declared_version: str = ""  # what the package calls itself ("1.4.0"); docs/package-format.md
 
     def rows(self) -> list[PackageRow]:
         return [row for artifact in self.artifacts for row in artifact.rows()]
@@ -177,9 +178,15 @@ def load_package(root: Path) -> Package:
         topics[artifact.topic] = rel
         artifacts.append(artifact)
     problems.extend(criteria.problems(artifacts))
+    problems.extend(declared_version.problems(artifacts))
     if problems:
         raise PackageError(problems)
-    return Package(root=root, artifacts=tuple(artifacts), version=package_version(root))
+    return Package(
+        root=root,
+        artifacts=tuple(artifacts),
+        version=package_version(root),
+        declared_version=declared_version.declared(artifacts),
+    )
 
 
 def parse_artifact(source_path: str, raw: bytes) -> Artifact:

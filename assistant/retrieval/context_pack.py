@@ -19,6 +19,7 @@ from assistant.domain.types import PackageRow
 from assistant.models.store import ModelNotReady
 from assistant.package.artifacts import Package, package_files, package_version
 from assistant.package.criteria import ReviewCriteria, collect
+from assistant.package.declared_version import VersionLabel, label
 from assistant.package.expansion import Expansion
 from assistant.retrieval.index import Index
 
@@ -38,6 +39,13 @@ class ContextPack:
     index: Index
     artifacts: tuple[dict[str, Any], ...]
     review: ReviewCriteria = ReviewCriteria()
+    declared_version: str = (
+        ""  # the version the package declares (assistant/package/declared_version.py)
+    )
+
+    @property
+    def version_label(self) -> VersionLabel:
+        return label(declared_version=self.declared_version, content_hash=self.package_version)
 
     def row(self, row_id: str) -> PackageRow | None:
         return self._rows_by_id.get(row_id)
@@ -77,6 +85,7 @@ def build(package: Package) -> ContextPack:
         index=Index.build(rows, expansion),
         artifacts=artifacts,
         review=collect(package.artifacts)[0],
+        declared_version=package.declared_version,
     )
 
 
@@ -93,6 +102,7 @@ def write(pack: ContextPack, directory: Path) -> None:
                 {
                     "format": PACK_FORMAT,
                     "package_version": pack.package_version,
+                    "package_declared_version": pack.declared_version,
                     "package_dir": pack.package_dir,
                     "row_count": len(pack.rows),
                     "artifacts": list(pack.artifacts),
@@ -128,6 +138,7 @@ def read(directory: Path) -> ContextPack:
         index=Index.load(directory / "index", rows),
         artifacts=tuple(manifest["artifacts"]),
         review=ReviewCriteria.from_json(manifest.get("review_criteria", {})),
+        declared_version=manifest.get("package_declared_version", ""),
     )
 
 

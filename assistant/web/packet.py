@@ -12,9 +12,11 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from assistant.domain.modes import MODE_DISPLAY_NAMES, Mode
+from assistant.package.declared_version import VersionLabel
 from assistant.web import (
     citation_groups,
     presentation,
@@ -22,6 +24,10 @@ from assistant.web import (
     review_checklist,
     run_details,
 )
+
+#: The packet's author, in the document and in the DOCX properties: the packet is derivative
+#: output of the assistant, which a reviewer then reads and signs.
+AUTHOR = "AICD source-grounded assistant"
 
 MARKDOWN = "md"
 DOCX = "docx"
@@ -51,6 +57,7 @@ class Section:
 class Packet:
     title: str
     sections: tuple[Section, ...]
+    made_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
 
 def filename(run_id: str, fmt: str) -> str:
@@ -58,21 +65,41 @@ def filename(run_id: str, fmt: str) -> str:
 
 
 # ------------------------------------------------------------------------ content
-def _run_section(body: dict[str, Any], question: str) -> Section:
+def _when(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _version_text(content_hash: str | None, served: VersionLabel | None) -> str:
+    """The run's package version: as the package declares it when the run read the package
+    this server serves now, else the content hash the run read."""
+    if not content_hash:
+        return "not read (refused before the package was searched)"
+    if served is not None and served.content_hash == content_hash:
+        return served.text
+    return f"content hash {content_hash}"
+
+
+def _run_section(
+    body: dict[str, Any],
+    question: str,
+    *,
+    made_at: datetime,
+    asked_at: datetime | None,
+    version: VersionLabel | None,
+) -> Section:
     state = {"answered": "answered", "refused": "not answered", "diagnostic": "diagnostic"}
-    version = (body["telemetry"].get("source_freshness") or {}).get("package_version")
-    return Section(
-        "This run",
-        [
-            [
-                f"Question: {question}",
-                f"Mode: {MODE_DISPLAY_NAMES[Mode(body['mode'])]}",
-                f"Outcome: {state.get(body['state'], body['state'])}",
-                f"Run reference: {body['run_id']}",
-                f"Package version: {version or 'not read (refused before the package was searched)'}",
-            ]
-        ],
-    )
+    content_hash = (body["telemetry"].get("source_freshness") or {}).get("package_version")
+    facts = [
+        f"Question: {question}",
+        f"Mode: {MODE_DISPLAY_NAMES[Mode(body['mode'])]}",
+        f"Outcome: {state.get(body['state'], body['state'])}",
+        f"Run reference: {body['run_id']}",
+        f"Package version: {_version_text(content_hash, version)}",
+    ]
+    if asked_at is not None:
+        facts.append(f"Asked: {_when(asked_at)}")
+    facts += [f"Packet made: {_when(made_at)}", f"Made by: {AUTHOR}"]
+    return Section("This run", [facts])
 
 
 def _checklist_section(body: dict[str, Any]) -> Section | None:
@@ -227,9 +254,21 @@ def _tokens_section(body: dict[str, Any]) -> Section:
     )
 
 
-def build(body: dict[str, Any], *, question: str) -> Packet:
-    """The packet's sections for one run body and the question it answered."""
-    sections = [_run_section(body, question)]
+def build(
+    body: dict[str, Any],
+    *,
+    question: str,
+    asked_at: datetime | None = None,
+    version: VersionLabel | None = None,
+    made_at: datetime | None = None,
+) -> Packet:
+    """The packet's sections for one run body and the question it answered.
+
+    ``asked_at`` is when the run was asked, ``version`` how the package this server serves shows
+    its version, ``made_at`` when the packet is made (now, by default).
+    """
+    made_at = made_at or datetime.now(UTC)
+    sections = [_run_section(body, question, made_at=made_at, asked_at=asked_at, version=version)]
     checklist = _checklist_section(body)
     if checklist is not None:
         sections.append(checklist)
@@ -241,7 +280,7 @@ def build(body: dict[str, Any], *, question: str) -> Packet:
         _tokens_section(body),
         Section("Derivative-output label", [body["derivative_output_label"]]),
     ]
-    return Packet(title="AICD review packet", sections=tuple(sections))
+    return Packet(title="AICD review packet", sections=tuple(sections), made_at=made_at)
 
 
 # ------------------------------------------------------------------------ writers
@@ -274,7 +313,14 @@ def to_docx(packet: Packet) -> bytes:
     from docx import Document  # one rare path needs it
 
     document = Document()
-    document.core_properties.title = packet.title
+    properties = document.core_properties
+    properties.title = packet.title
+    properties.author = AUTHOR
+    properties.last_modified_by = AUTHOR
+    properties.created = packet.made_at
+    properties.modified = packet.made_at
+    properties.revision = 1
+    properties.comments = f"Review packet made by the {AUTHOR}; derivative output, not an approval."
     document.add_heading(packet.title, level=0)
     for section in packet.sections:
         document.add_heading(_x(section.heading), level=1)
@@ -298,9 +344,16 @@ def to_docx(packet: Packet) -> bytes:
     return out.getvalue()
 
 
-def render(body: dict[str, Any], *, question: str, fmt: str) -> bytes:
+def render(
+    body: dict[str, Any],
+    *,
+    question: str,
+    fmt: str,
+    asked_at: datetime | None = None,
+    version: VersionLabel | None = None,
+) -> bytes:
     """The packet in ``fmt`` (``md`` or ``docx``) as bytes, built in memory."""
-    packet = build(body, question=question)
+    packet = build(body, question=question, asked_at=asked_at, version=version)
     if fmt == MARKDOWN:
         return to_markdown(packet).encode("utf-8")
     return to_docx(packet)

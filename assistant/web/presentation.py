@@ -36,8 +36,11 @@ CURRENT_STATE_WORDS = {
 }
 
 
-def run_card(body: dict[str, Any], pack: ContextPack) -> dict[str, Any]:
-    """The template context for one run, from its API body."""
+def run_card(
+    body: dict[str, Any], pack: ContextPack, *, current_available: bool = False
+) -> dict[str, Any]:
+    """The template context for one run, from its API body; ``current_available`` says this
+    server has current context enabled (a refusal's next step may mention it)."""
     refusal = body.get("refusal")
     card: dict[str, Any] = {
         "body": body,
@@ -52,5 +55,5 @@ def run_card(body: dict[str, Any], pack: ContextPack) -> dict[str, Any]:
     }
     if refusal:
         card["refusal_title"] = REFUSAL_TITLES.get(refusal["pattern"], "Not answered")
-        card["next_step"] = next_step(refusal["pattern"], pack)
+        card["next_step"] = next_step(refusal["pattern"], pack, current_available=current_available)
     return card

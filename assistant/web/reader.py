@@ -11,6 +11,7 @@ from django.utils.text import slugify
 
 from assistant.package.artifacts import Artifact, markdown, parse_artifact
 from assistant.retrieval.context_pack import ContextPack
+from assistant.web import cited_passage
 
 
 @dataclass(frozen=True)
@@ -18,53 +19,28 @@ class ReaderPage:
     artifact: Artifact
     html: SafeString
     package_version: str
-    highlighted: int = 0  # how many passages of the cited excerpt are marked
+    highlighted: int = 0  # how many sentences of the cited section are marked
 
 
-MIN_MARK_WORDS = 4
 MARK_ID = "cited-passage"
-_PIECE = re.compile(r"(?<=[.!?;:])\s+|\s+(?:[-*•]|\d{1,3}[.)])\s+")
 _NEXT_SECTION = re.compile(r'<h[23][^>]*class="section-heading"')
 
 
-def _html_text(word: str) -> str:
-    """A word as markdown-it writes it in HTML text (it escapes these four)."""
-    return (
-        word.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )
+def highlight(html: str, anchor: str, used: str) -> tuple[str, int]:
+    """``html`` with every sentence of section ``anchor`` that ``used`` used wrapped in ``<mark>``.
 
-
-def _pieces(excerpt: str) -> list[str]:
-    """The excerpt as the sentences and list items it is made of, the clipping mark dropped."""
-    text = excerpt.removesuffix("…")
-    return [p for p in _PIECE.split(text) if len(p.split()) >= MIN_MARK_WORDS]
-
-
-def highlight(html: str, anchor: str, excerpt: str) -> tuple[str, int]:
-    """``html`` with each sentence of ``excerpt`` found in section ``anchor`` wrapped in ``<mark>``.
-
-    Only text the page itself already holds is wrapped (a sentence matches only where no tag
-    interrupts it), and the one element added is fixed markup: nothing of the request is written.
+    ``used`` is what a run took from the citation (its excerpt and the answer text citing it,
+    ``cited_passage.used_text``); the section is the text after the anchor's heading, up to the
+    next section heading. Sentences are marked whole (``assistant/web/cited_passage.py``).
     """
     start = html.find(f'id="{anchor}"')
-    if start < 0 or not excerpt:
+    if start < 0 or not used:
         return html, 0
-    following = _NEXT_SECTION.search(html, start + 1)
+    heading_end = html.find(">", html.find("</h", start)) + 1
+    following = _NEXT_SECTION.search(html, heading_end)
     end = following.start() if following else len(html)
-    section = html[start:end]
-    marked = 0
-    for piece in _pieces(excerpt):
-        pattern = r"\s+".join(re.escape(_html_text(w)) for w in piece.split())
-        found = re.search(pattern, section)
-        if found is None or "<mark" in section[found.start() : found.end()]:
-            continue
-        mark_id = f' id="{MARK_ID}"' if not marked else ""
-        opening = f'<mark class="cited"{mark_id}>'
-        section = (
-            section[: found.start()] + opening + found.group(0) + "</mark>" + section[found.end() :]
-        )
-        marked += 1
-    return html[:start] + section + html[end:], marked
+    section, marked = cited_passage.mark(html[heading_end:end], used, first_id=MARK_ID)
+    return html[:heading_end] + section + html[end:], marked
 
 
 def find_source_path(pack: ContextPack, source_path: str) -> str | None:
@@ -78,7 +54,7 @@ def find_source_path(pack: ContextPack, source_path: str) -> str | None:
 def render_artifact(
     pack: ContextPack, source_path: str, *, cited: tuple[str, str] | None = None
 ) -> ReaderPage | None:
-    """The artifact's page; ``cited`` is ``(anchor, excerpt)`` of a citation to mark in it."""
+    """The artifact's page; ``cited`` is ``(anchor, used text)`` of a citation to mark in it."""
     listed = find_source_path(pack, source_path)
     if listed is None:
         return None

@@ -27,8 +27,17 @@ REFUSAL_TITLES: dict[str, str] = {
 }
 
 
-def next_step(pattern: str, pack: ContextPack) -> NextStep:
-    """The one thing to do after a refusal of ``pattern``."""
+# Said after "not covered" when this server has current context: what that mode can and cannot do.
+CURRENT_CONTEXT_NOTE = (
+    "This server also offers Package + current context, but that mode only sets current/public "
+    "sources beside package guidance: it answers nothing the package does not cover. Once a "
+    "rephrased question finds package guidance, choose it to see current/public sources too."
+)
+
+
+def next_step(pattern: str, pack: ContextPack, *, current_available: bool = False) -> NextStep:
+    """The one thing to do after a refusal of ``pattern``; ``current_available`` says this server
+    has current context enabled, which a "not covered" refusal then mentions."""
     if pattern == Pattern.UNSUPPORTED_APPROVAL_REQUEST:
         return NextStep(
             "Ask instead which owner decides and what evidence they need, for example "
@@ -52,8 +61,9 @@ def next_step(pattern: str, pack: ContextPack) -> NextStep:
             "Rephrase the question in terms of the playbook. It covers these topics:",
             topic_links(pack),
         )
+    current = f" {CURRENT_CONTEXT_NOTE}" if current_available else ""
     return NextStep(
         "Rephrase the question with the playbook's own terms, or ask the package author whether "
-        "it should be covered. The package covers these topics:",
+        f"it should be covered.{current} The package covers these topics:",
         topic_links(pack),
     )

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
 from typing import Any
-from urllib.parse import urlencode
+from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
@@ -17,7 +18,14 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from assistant.domain.modes import MODE_DISPLAY_NAMES, Mode
 from assistant.pipeline import services
 from assistant.retrieval import context_pack
-from assistant.web import history, package_links, presentation, rendering
+from assistant.web import (
+    cited_passage,
+    history,
+    package_links,
+    presentation,
+    rendering,
+    run_address,
+)
 from assistant.web import packet as review_packet
 from assistant.web import reader as package_reader
 from assistant.web.forms import ChatForm
@@ -31,11 +39,25 @@ def _current_enabled() -> bool:
     return settings.AICD_CURRENT_CONTEXT_ADAPTER != "disabled"
 
 
+def _forget_removed_sources(request: HttpRequest) -> None:
+    """Drop what earlier runs quoted of session sources this session no longer holds."""
+    live = uploads.overview(session=request.session, owner=owner_of(request)).records
+    history.keep_only_live_uploads(
+        request.session, {(r.session_source_id, r.display_title) for r in live}
+    )
+
+
+def _history_entry(request: HttpRequest, run_id: str) -> dict[str, Any] | None:
+    """This session's run ``run_id`` with its body, after removed sources took their excerpts."""
+    _forget_removed_sources(request)
+    return history.find(request.session, run_id)
+
+
 def _run_context(entry: dict[str, Any], pack: context_pack.ContextPack) -> dict[str, object]:
     body = entry["body"]
     return {
         "run": body,
-        "card": presentation.run_card(body, pack),
+        "card": presentation.run_card(body, pack, current_available=_current_enabled()),
         "lanes": [
             {"label": lane["label"], "html": rendering.render_prose(lane["text"])}
             for lane in body["lanes"]
@@ -43,49 +65,25 @@ def _run_context(entry: dict[str, Any], pack: context_pack.ContextPack) -> dict[
     }
 
 
-@never_cache  # the page carries answers (after a POST) and this session's sources
-@require_http_methods(["GET", "POST"])
-@throttle_posts("chat")
-def chat(request: HttpRequest) -> HttpResponse:
-    """The chat page: the question form, the run's answer card, this session's history, uploads.
-
-    GET ``?run=<id>`` reopens an earlier run of this session from the session history.
-    """
+def _page(
+    request: HttpRequest,
+    form: ChatForm,
+    *,
+    shown: dict[str, Any] | None = None,
+    removed: dict[str, Any] | None = None,
+    selected: list[str] | None = None,
+) -> HttpResponse:
+    """The chat page: the form, the ``shown`` run's answer card (or the note that a ``removed``
+    run's source went), this session's history and the upload panel."""
     pack = context_pack.get_context_pack()
     context: dict[str, object] = {
         "current_enabled": _current_enabled(),
         "examples": package_links.example_questions(pack),
+        "history_limit": history.MAX_ENTRIES,
+        "removed_run": removed,
     }
-    selected: list[str] | None = None
-    form = ChatForm()
-    if request.method == "POST":
-        form = ChatForm(request.POST)
-        selected = request.POST.getlist("session_source_ids")
-        if form.is_valid():
-            try:
-                sources = uploads.resolve(
-                    session=request.session, owner=owner_of(request), ids=selected
-                )
-            except ApplicationError as exc:
-                form.add_error(None, exc.message)
-            else:
-                question = form.cleaned_data["question"]
-                run = services.answer(
-                    question=question,
-                    mode=Mode(form.cleaned_data["mode"]),
-                    session_sources=sources,
-                )
-                entry = {"run_id": run.run_id, "question": question, "body": run.to_dict()}
-                history.add(request.session, question=question, body=entry["body"])
-                context.update(_run_context(entry, pack))
-                form = ChatForm(initial={"mode": run.mode.value, "question": question})
-    elif request.GET.get("run"):
-        earlier = history.find(request.session, request.GET["run"])
-        if earlier is not None:
-            context.update(_run_context(earlier, pack))
-            form = ChatForm(
-                initial={"mode": earlier["body"]["mode"], "question": earlier["question"]}
-            )
+    if shown is not None:
+        context.update(_run_context(shown, pack))
     if not _current_enabled():
         form.fields["mode"].widget.disabled_choices = {Mode.PACKAGE_CURRENT.value}
         if not form.is_bound:
@@ -93,22 +91,93 @@ def chat(request: HttpRequest) -> HttpResponse:
             form.initial["mode"] = Mode.PACKAGE_ONLY.value
     context["form"] = form
     context["selected_source_ids"] = selected
-    live = uploads.overview(session=request.session, owner=owner_of(request)).records
-    history.keep_only_live_uploads(
-        request.session, {(r.session_source_id, r.display_title) for r in live}
-    )
-    shown = context.get("run")
+    _forget_removed_sources(request)
+    current = (shown or removed or {}).get("run_id")
     context["history"] = [
         {
             "run_id": e["run_id"],
             "question": e["question"],
-            "state": e["body"]["state"],
-            "mode_name": MODE_DISPLAY_NAMES[Mode(e["body"]["mode"])],
-            "current": isinstance(shown, dict) and shown["run_id"] == e["run_id"],
+            "state": e["body"]["state"] if e.get("body") else e["state"],
+            "mode_name": MODE_DISPLAY_NAMES[
+                Mode(e["body"]["mode"] if e.get("body") else e["mode"])
+            ],
+            "current": current == e["run_id"],
+            "source_removed": bool(e.get("source_removed")),
         }
         for e in history.entries(request.session)
     ]
     return render(request, "assistant/chat.html", context)
+
+
+@never_cache  # the page carries this session's sources (and, after a refused form, its input)
+@require_http_methods(["GET", "POST"])
+@throttle_posts("chat")
+def chat(request: HttpRequest) -> HttpResponse:
+    """The chat page; a valid question is answered, kept in the session history and answered
+    ``303 See Other`` to the run's address (``assistant/web/run_address.py``).
+
+    GET ``?run=<id>`` (the run's former address) redirects to its address.
+    """
+    if request.method == "GET":
+        if "run" in request.GET:
+            return redirect(run_address.run_url(_run_id(request.GET["run"])))
+        return _page(request, ChatForm())
+    form = ChatForm(request.POST)
+    selected = request.POST.getlist("session_source_ids")
+    if form.is_valid():
+        try:
+            sources = uploads.resolve(
+                session=request.session, owner=owner_of(request), ids=selected
+            )
+        except ApplicationError as exc:
+            form.add_error(None, exc.message)
+        else:
+            question = form.cleaned_data["question"]
+            run = services.answer(
+                question=question,
+                mode=Mode(form.cleaned_data["mode"]),
+                session_sources=sources,
+            )
+            history.add(
+                request.session, question=question, body=run.to_dict(), session_source_ids=selected
+            )
+            return run_address.see_other(run.run_id)
+    return _page(request, form, selected=selected)
+
+
+def _run_id(value: str) -> str:
+    try:
+        return str(UUID(value))
+    except ValueError:
+        raise Http404("No such run in this session.") from None
+
+
+@never_cache  # the page carries an answer and this session's sources
+@require_safe
+def run(request: HttpRequest, run_id: UUID) -> HttpResponse:
+    """One run of this session's history, as the chat page showed it: reading it asks nothing.
+
+    Only the session that ran it holds it, so another user's or session's run id is a 404; a run
+    whose session source was removed since shows that, with its question ready to ask again.
+    """
+    entry = _history_entry(request, str(run_id))
+    removed = None if entry is not None else history.find_removed(request.session, str(run_id))
+    if entry is not None:
+        initial = {"mode": entry["body"]["mode"], "question": entry["question"]}
+    elif removed is not None:
+        initial = {"mode": removed["mode"], "question": removed["question"]}
+    else:
+        raise Http404("No such run in this session.")
+    form = ChatForm(initial=initial)
+    # The answer heading takes the focus (static/js/chat.js), not the question box.
+    form.fields["question"].widget.attrs.pop("autofocus", None)
+    return _page(
+        request,
+        form,
+        shown=entry,
+        removed=removed,
+        selected=entry.get("session_source_ids") if entry is not None else None,
+    )
 
 
 @require_POST
@@ -128,10 +197,17 @@ def packet(request: HttpRequest, run_id: str, fmt: str) -> HttpResponse:
     """
     if fmt not in review_packet.FORMATS:
         raise Http404("No such packet format.")
-    entry = history.find(request.session, str(run_id))
+    entry = _history_entry(request, str(run_id))
     if entry is None:
         raise Http404("No such run in this session.")
-    content = review_packet.render(entry["body"], question=entry["question"], fmt=fmt)
+    asked = entry.get("asked_at")
+    content = review_packet.render(
+        entry["body"],
+        question=entry["question"],
+        fmt=fmt,
+        asked_at=datetime.fromisoformat(asked) if asked else None,
+        version=context_pack.get_context_pack().version_label,
+    )
     response = HttpResponse(content, content_type=review_packet.FORMATS[fmt])
     name = review_packet.filename(entry["run_id"], fmt)
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -160,19 +236,21 @@ def reader_index(request: HttpRequest) -> HttpResponse:
         {
             "artifacts": artifacts,
             "package_version": pack.package_version,
+            "version": pack.version_label,
             "row_count": len(pack.rows),
         },
     )
 
 
 def reader(request: HttpRequest, source_path: str) -> HttpResponse:
-    """A package artifact; ``?run=<id>&cite=<P id>`` marks that citation's excerpt in its section.
+    """A package artifact; ``?run=<id>&cite=<P id>`` marks, in that citation's section, every
+    sentence the run used from it (``assistant/web/cited_passage.py``).
 
-    The excerpt comes from this session's history entry for the run, never from the URL: an
+    The text comes from this session's history entry for the run, never from the URL: an
     unknown run or citation id simply marks nothing.
     """
     run_id = request.GET.get("run", "")
-    entry = history.find(request.session, run_id) if run_id else None
+    entry = _history_entry(request, run_id) if run_id else None
     cited = None
     if entry is not None:
         citation = next(
@@ -184,16 +262,22 @@ def reader(request: HttpRequest, source_path: str) -> HttpResponse:
             None,
         )
         if citation is not None:
-            cited = (citation["reader_target"].partition("#")[2], citation["excerpt"])
-    page = package_reader.render_artifact(context_pack.get_context_pack(), source_path, cited=cited)
+            anchor = citation["reader_target"].partition("#")[2]
+            cited = (anchor, cited_passage.used_text(entry["body"], citation["id"]))
+    pack = context_pack.get_context_pack()
+    page = package_reader.render_artifact(pack, source_path, cited=cited)
     if page is None:
         raise Http404("No package artifact at this path.")
     # A citation's link carries its run, so the reader can lead back to that answer.
-    back = reverse("assistant:chat")
-    if entry is not None:
-        back = f"{back}?{urlencode({'run': run_id})}#result"
+    back = run_address.run_url(run_id) if entry is not None else reverse("assistant:chat")
     return render(
         request,
         "assistant/reader.html",
-        {"page": page, "back_href": back, "mark_id": package_reader.MARK_ID},
+        {
+            "page": page,
+            "back_href": back,
+            "back_to_answer": entry is not None,
+            "version": pack.version_label,
+            "mark_id": package_reader.MARK_ID,
+        },
     )

@@ -158,7 +158,7 @@ def test_answers_and_session_sources_are_no_store(token_client):
 @pytest.mark.django_db
 def test_the_chat_page_is_no_store_before_and_after_a_question(logged_in_client):
     page = logged_in_client.get("/")
-    answered = logged_in_client.post("/", {"mode": "package_only", **QUESTION})
+    answered = logged_in_client.post("/", {"mode": "package_only", **QUESTION}, follow=True)
     assert (page.status_code, answered.status_code) == (200, 200)
     assert b"Package says" in answered.content
     assert _no_store(page) and _no_store(answered)

@@ -26,7 +26,10 @@ def test_chat_post_without_token_is_403_and_with_token_is_200(reviewer) -> None:
     assert refused.status_code == 403
     assert b"Package says" not in refused.content
     token = _csrf_token(client.get("/").content.decode())
-    assert client.post("/", {**CHAT_FORM, "csrfmiddlewaretoken": token}).status_code == 200
+    assert (
+        client.post("/", {**CHAT_FORM, "csrfmiddlewaretoken": token}, follow=True).status_code
+        == 200
+    )
 
 
 @pytest.mark.django_db
@@ -46,7 +49,7 @@ def test_login_and_logout_posts_need_the_token(reviewer) -> None:
 def test_every_post_form_on_the_chat_page_carries_a_token(reviewer) -> None:
     client = Client()
     client.force_login(reviewer)
-    html = client.post("/", CHAT_FORM).content.decode()
+    html = client.post("/", CHAT_FORM, follow=True).content.decode()
     forms = re.findall(r"<form\b[^>]*>.*?</form>", html, flags=re.S | re.I)
     posts = [f for f in forms if re.search(r'method="post"', f, re.I)]
     assert len(posts) >= 2  # the question form and sign-out

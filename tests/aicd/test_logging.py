@@ -141,7 +141,11 @@ def test_a_full_run_never_logs_question_or_upload_content(reviewer, everything_l
             {"question": f"Approve my release today {marker}"},
             content_type="application/json",
         ),
-        client.post("/", {"mode": "package_only", "question": f"What is a stage gate {marker}?"}),
+        client.post(
+            "/",
+            {"mode": "package_only", "question": f"What is a stage gate {marker}?"},
+            follow=True,
+        ),
         client.post("/session-sources/add", {"title": "More", "text": f"Extra {marker} text."}),
         client.post(
             "/api/source-grounded-chat", {"question": marker * 400}, content_type="application/json"

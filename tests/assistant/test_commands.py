@@ -40,7 +40,7 @@ def test_cli_api_and_page_agree_on_refusals(
     cli = _ask(question)
     api = api_client.post("/api/source-grounded-chat", {"question": question}, format="json").json()
     page = logged_in_client.post(
-        "/", {"mode": "package_only", "question": question}
+        "/", {"mode": "package_only", "question": question}, follow=True
     ).content.decode()
     for body in (cli, api):
         assert body["state"] == "refused"

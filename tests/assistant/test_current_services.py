@@ -268,7 +268,7 @@ def test_retrieved_run_through_the_api(configured, api_client):
 def test_retrieved_run_on_the_chat_page(configured, logged_in_client):
     configured()
     html = logged_in_client.post(
-        "/", {"question": NIST_QUESTION, "mode": "package_current"}
+        "/", {"question": NIST_QUESTION, "mode": "package_current"}, follow=True
     ).content.decode()
     assert 'data-current-state="retrieved"' in html
     assert 'data-citation-class="package citation"' in html
@@ -291,7 +291,7 @@ def test_chat_page_shows_the_adapter_state_when_not_retrieved(logged_in_client, 
     settings.AICD_CURRENT_CONTEXT_ADAPTER = "allowlisted_public_fetch"
     settings.AICD_CURRENT_CONTEXT_SOURCE_REGISTRY_JSON = ""
     html = logged_in_client.post(
-        "/", {"question": NIST_QUESTION, "mode": "package_current"}
+        "/", {"question": NIST_QUESTION, "mode": "package_current"}, follow=True
     ).content.decode()
     assert 'data-current-state="unconfigured"' in html
     assert 'data-citation-class="current/public citation"' not in html

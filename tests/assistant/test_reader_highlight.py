@@ -13,12 +13,12 @@ from assistant.web.reader import highlight, render_artifact
 
 
 def _answer(client) -> dict:
-    client.post("/", {"mode": "package_only", "question": "who owns each stage gate?"})
+    client.post("/", {"mode": "package_only", "question": "who owns each stage gate?"}, follow=True)
     return history.entries(client.session)[0]["body"]
 
 
 def _reader_link(client, body: dict, cid: str) -> str:
-    html = client.get(f"/?run={body['run_id']}").content.decode()
+    html = client.get(f"/runs/{body['run_id']}").content.decode()
     found = re.search(rf'id="cite-{cid}".*?class="reader-link" href="([^"]+)"', html, re.S)
     return unescape(found.group(1))
 
@@ -44,8 +44,13 @@ def test_open_in_reader_marks_the_cited_sentences_inside_the_cited_section(
     marks = _marks(html)
     assert marks, "the cited excerpt is not marked"
     excerpt = citation["excerpt"]
-    for passage in marks:
-        assert passage in excerpt  # only the cited text is marked, verbatim
+    # Every sentence of the excerpt is marked, and the clipped last one to its full stop.
+    marked = " ".join(marks)
+    *whole, clipped = excerpt.removesuffix("…").split(". ")
+    for sentence in whole:
+        assert sentence in marked
+    holding = next(m for m in marks if clipped in m)
+    assert holding.rstrip().endswith(".") and not holding.rstrip().endswith(clipped)
     assert html.count('id="cited-passage"') == 1
     section = html.index(f'id="{citation["reader_target"].split("#")[1]}"')
     assert section < html.index('<mark class="cited"')
@@ -88,9 +93,15 @@ def test_highlight_wraps_only_text_the_page_holds() -> None:
     assert marked.count("<mark") == 1
     assert marked.index("<mark") < marked.index('id="b"')  # the cited section only
     assert highlight(html, "missing", "Each gate has an owner named in writing.") == (html, 0)
-    # Markup inside a sentence is never split by a mark.
+    # Markup inside a sentence is marked too, one mark per stretch of text: no tag is split.
     split = '<h2 id="a" class="section-heading">A</h2><p>Each <strong>gate</strong> has an owner named.</p>'
-    assert highlight(split, "a", "Each gate has an owner named.") == (split, 0)
+    marked, count = highlight(split, "a", "Each gate has an owner named.")
+    assert count == 1
+    assert marked == (
+        '<h2 id="a" class="section-heading">A</h2><p><mark class="cited" id="cited-passage">Each '
+        '</mark><strong><mark class="cited">gate</mark></strong><mark class="cited"> has an owner '
+        "named.</mark></p>"
+    )
 
 
 def test_render_artifact_without_a_citation_marks_nothing() -> None:

@@ -154,6 +154,7 @@ def test_the_checklist_and_packet_show_a_not_covered_row(logged_in_client) -> No
             "question": "Review this PRD, especially accessibility for screen readers.",
             "session_source_ids": ["session-file-001"],
         },
+        follow=True,
     ).content.decode()
     row = re.search(r'<tr class="finding finding-not-covered".*?</tr>', html, re.S)
     assert row is not None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+from datetime import UTC, datetime
 from html import unescape
 from pathlib import Path
 from tempfile import gettempdir
@@ -46,6 +47,7 @@ def _review(client) -> tuple[str, str]:
             "question": REVIEW_QUESTION,
             "session_source_ids": ["session-file-001", "session-file-002"],
         },
+        follow=True,
     ).content.decode()
     run_id = re.search(r'data-run-id="([^"]+)"', html).group(1)
     return html, run_id
@@ -102,7 +104,8 @@ def test_markdown_packet_has_the_seed_sections_and_is_not_cached(
     assert headings[0] == "This run"
     assert tuple(headings[1:]) == SECTIONS
     assert f"Question: {REVIEW_QUESTION}" in text
-    assert re.search(r"^- Package version: [0-9a-f]{12}$", text, re.M)
+    # The version the package declares, with the content hash as detail.
+    assert re.search(r"^- Package version: 1\.4\.0 \(content hash [0-9a-f]{12}\)$", text, re.M)
     assert "| Data boundary | concern |" in text
     assert "Package citations (" in text and "Uploaded/session citations (" in text
     missing = text.split("## Missing evidence", 1)[1].split("## ", 1)[0]
@@ -184,7 +187,7 @@ def test_packet_goes_with_the_history_and_takes_only_known_formats(logged_in_cli
 @pytest.mark.django_db
 def test_a_refused_run_packet_carries_its_refusal_note(logged_in_client) -> None:
     html = logged_in_client.post(
-        "/", {"mode": "package_only", "question": "approve our vendor for production"}
+        "/", {"mode": "package_only", "question": "approve our vendor for production"}, follow=True
     ).content.decode()
     run_id = re.search(r'data-run-id="([^"]+)"', html).group(1)
     text = logged_in_client.get(f"/runs/{run_id}/packet.md").content.decode()
@@ -192,3 +195,22 @@ def test_a_refused_run_packet_carries_its_refusal_note(logged_in_client) -> None
     assert "Approval is not something this assistant can give" in notes
     assert "Review checklist" not in text
     assert "This run did not review a draft" in text
+
+
+@pytest.mark.django_db
+def test_packets_carry_their_dates_and_the_assistant_as_author(logged_in_client) -> None:
+    _, run_id = _review(logged_in_client)
+    text = logged_in_client.get(f"/runs/{run_id}/packet.md").content.decode()
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d UTC"
+    assert re.search(rf"^- Asked: {stamp}$", text, re.M)
+    assert re.search(rf"^- Packet made: {stamp}$", text, re.M)
+    assert "- Made by: AICD source-grounded assistant" in text
+    properties = Document(
+        io.BytesIO(logged_in_client.get(f"/runs/{run_id}/packet.docx").content)
+    ).core_properties
+    assert properties.author == "AICD source-grounded assistant"
+    assert properties.last_modified_by == "AICD source-grounded assistant"
+    assert "python-docx" not in f"{properties.author} {properties.comments}"
+    made = datetime.now(UTC)
+    assert properties.created is not None and abs((made - properties.created).total_seconds()) < 120
+    assert properties.title == "AICD review packet"

@@ -55,9 +55,9 @@ def test_rejected_input_counts_too(api_client) -> None:
 @pytest.mark.django_db
 def test_chat_page_shares_the_chat_scope_and_renders_a_429_page(logged_in_client) -> None:
     form = {"mode": "package_only", "question": "who owns each stage gate?"}
-    assert logged_in_client.post("/", form).status_code == 200
+    assert logged_in_client.post("/", form, follow=True).status_code == 200
     assert logged_in_client.post(URL, QUESTION, content_type="application/json").status_code == 200
-    response = logged_in_client.post("/", form)
+    response = logged_in_client.post("/", form, follow=True)
     assert response.status_code == 429
     assert 0 < int(response["Retry-After"]) <= 60
     assert "Too many requests" in response.content.decode()

@@ -52,7 +52,7 @@ def visible_text(html: str) -> str:
 
 
 def ask(client, question: str, mode: str = "package_only") -> str:
-    return client.post("/", {"mode": mode, "question": question}).content.decode()
+    return client.post("/", {"mode": mode, "question": question}, follow=True).content.decode()
 
 
 @pytest.mark.django_db
@@ -170,8 +170,9 @@ def test_history_lists_and_reopens_earlier_runs_of_the_session(logged_in_client)
         "who owns each stage gate?",
     ]
     first = entries[1]["run_id"]
-    assert f"?run={first}#result" in html
-    reopened = logged_in_client.get(f"/?run={first}").content.decode()
+    # A run's address (assistant/web/run_address.py), not a query on the chat page.
+    assert f'href="/runs/{first}#result-heading"' in html
+    reopened = logged_in_client.get(f"/runs/{first}").content.decode()
     assert f'data-run-id="{first}"' in reopened
     assert '<h2 id="result-heading">Answer</h2>' in reopened
     assert "who owns each stage gate?</textarea>" in reopened
@@ -212,7 +213,7 @@ def test_reader_links_back_to_the_answer(logged_in_client) -> None:
     ask(logged_in_client, "who owns each stage gate?")
     run_id = history.entries(logged_in_client.session)[0]["run_id"]
     html = logged_in_client.get(f"/html/capability-lifecycle.md?run={run_id}").content.decode()
-    assert f'href="/?run={run_id}#result"' in html
+    assert f'href="/runs/{run_id}#result-heading"' in html
     plain = logged_in_client.get("/html/capability-lifecycle.md?run=other").content.decode()
     assert 'id="back-to-answer"' in plain and 'href="/"' in plain
 
@@ -288,7 +289,7 @@ def test_the_suggested_rephrasing_is_itself_answered(pattern) -> None:
 
 
 @pytest.mark.django_db
-def test_removing_a_session_source_drops_the_runs_that_quote_it(logged_in_client) -> None:
+def test_removing_a_session_source_drops_what_the_runs_quoted_of_it(logged_in_client) -> None:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     draft = b"# Draft\n\n## Stage gates\n\nThe product owner owns the stage gate decision.\n"
@@ -303,10 +304,17 @@ def test_removing_a_session_source_drops_the_runs_that_quote_it(logged_in_client
             "question": "who owns the stage gate decision?",
             "session_source_ids": ["session-file-001"],
         },
+        follow=True,
     )
     assert len(history.entries(logged_in_client.session)) == 2
     logged_in_client.post("/session-sources/clear")
     logged_in_client.get("/")
-    assert [e["question"] for e in history.entries(logged_in_client.session)] == [
-        "who owns each stage gate?"
+    # The run that quoted the draft stays listed, marked, with its question only.
+    entries = history.entries(logged_in_client.session)
+    assert [e["question"] for e in entries] == [
+        "who owns the stage gate decision?",
+        "who owns each stage gate?",
     ]
+    assert entries[0]["source_removed"] and entries[0]["body"] is None
+    assert entries[1]["body"] is not None and not entries[1].get("source_removed")
+    assert "owns the stage gate decision." not in repr(dict(logged_in_client.session))

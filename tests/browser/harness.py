@@ -81,6 +81,14 @@ class BrowserSession:
         self.shots.append(path)
         return path
 
+    def screenshot_of_view(self, state: str) -> Path:
+        """What the person sees without scrolling: the viewport only, as it is scrolled now."""
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{self.test_name}--{state}.png"
+        self.page.screenshot(path=str(path), full_page=False)
+        self.shots.append(path)
+        return path
+
     def screenshot_of(self, locator: Locator, state: str) -> Path:
         """A picture of one element only (a long page's full screenshot is hard to read)."""
         ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -212,3 +212,33 @@ def test_the_scan_notices_an_unlabelled_field_and_faint_text(
     assert any(" label (critical)" in f and "#axe-probe-field" in f for f in findings), findings
     assert any("color-contrast (serious)" in f and "#axe-probe-text" in f for f in findings)
     session.assert_clean()
+
+
+def test_confirm_steps_a_removed_source_and_the_folded_notice(
+    scan_session, axe_script, browser_reviewer
+) -> None:
+    session = scan_session
+    page = session.page
+    findings: list[str] = []
+    session.sign_in("rita", PASSWORD)
+    page.get_by_label("Paste title").fill("Gate minutes")
+    page.get_by_label("Pasted text").fill("The product owner owns the stage gate decision.")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Add pasted text").click()
+    session.ask("who owns the stage gate decision?")
+    # Every two-step confirmation open at once, the privacy notice folded.
+    page.eval_on_selector_all("details.confirm", "els => els.forEach(d => d.open = true)")
+    assert page.locator("details#privacy-notice").get_attribute("open") is None
+    findings += axe_blocking(session, axe_script, "confirm-steps")
+
+    page.set_viewport_size({"width": 1100, "height": 900})
+    with page.expect_navigation():
+        page.locator(".source-card").get_by_role(
+            "button", name="Yes, remove “Gate minutes”"
+        ).click()
+    with page.expect_navigation():
+        page.locator("#history .history-item").first.get_by_role("link").click()
+    assert page.locator(".state-removed").count() == 1
+    findings += axe_blocking(session, axe_script, "source-removed-run")
+    assert_accessible(findings)
+    session.assert_clean()

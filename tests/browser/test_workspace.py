@@ -116,7 +116,11 @@ def test_citation_expands_opens_the_reader_at_its_section_and_leads_back(
         [anchor],
     )
     assert len(mark.inner_text().split()) >= 4
-    assert " ".join(mark.inner_text().split()) in cited
+    # The whole passage is marked: the excerpt's sentences, and its clipped end to the full stop.
+    marked = " ".join(" ".join(page.locator("mark.cited").all_inner_texts()).split())
+    *whole, clipped = cited.removesuffix("…").split(". ")
+    assert all(sentence in marked for sentence in whole)
+    assert clipped in marked and marked.endswith(".")
     background = mark.evaluate("e => getComputedStyle(e).backgroundColor")
     assert background not in ("rgba(0, 0, 0, 0)", "transparent")
     session.screenshot("reader-at-section")
@@ -175,8 +179,11 @@ def test_history_lists_reopens_and_clears_this_sessions_runs(session, browser_re
         items.nth(1).get_by_role("link").click()
     assert page.locator("#result-heading").inner_text() == "Answer"
     assert page.locator('#history a[aria-current="true"]').inner_text() == IN_SCOPE
+    # Clearing takes two steps: the first only says what goes.
+    page.get_by_text("Clear this session's history…").click()
+    assert page.locator("#history .history-item").count() == 2
     with page.expect_navigation():
-        page.get_by_role("button", name="Clear this session's history").click()
+        page.get_by_role("button", name="Yes, clear the history").click()
     assert page.locator("#history").count() == 0
     session.assert_clean()
 

@@ -95,10 +95,13 @@ def test_paste_remove_and_clear_through_forms(logged_in_client) -> None:
     assert 'id="source-session-paste-001"' in html and 'id="source-session-file-001"' in html
     logged_in_client.post("/session-sources/session-paste-001/remove")
     html = _page(logged_in_client)
-    assert 'id="source-session-paste-001"' not in html and "Removed session-paste-001" in html
+    # Notices name a source by its title, never by its internal id.
+    assert 'id="source-session-paste-001"' not in html and "Removed “Notes” from this" in html
+    assert "Removed session-paste-001" not in html
     logged_in_client.post("/session-sources/clear")
     html = _page(logged_in_client)
-    assert 'id="source-' not in html and "Cleared 1 session source(s)." in html
+    assert 'id="source-' not in html
+    assert "Cleared 1 session source from this session: “a.txt”." in html
 
 
 @pytest.mark.django_db
@@ -123,6 +126,7 @@ def test_review_renders_uploaded_citations_as_their_own_group(logged_in_client) 
             "question": REVIEW_QUESTION,
             "session_source_ids": ["session-file-001", "session-file-002"],
         },
+        follow=True,
     ).content.decode()
     for lane in (
         "Package says",
@@ -146,7 +150,7 @@ def test_review_renders_uploaded_citations_as_their_own_group(logged_in_client) 
 def test_unchecked_sources_are_not_used_and_unknown_ones_are_an_error(logged_in_client) -> None:
     _add_file(logged_in_client, "Draft PRD.pdf", text_pdf(PRD_PAGES))
     html = logged_in_client.post(
-        "/", {"mode": "package_only", "question": REVIEW_QUESTION}
+        "/", {"mode": "package_only", "question": REVIEW_QUESTION}, follow=True
     ).content.decode()
     assert "<h3>Uploaded session source says</h3>" not in html
     assert not re.search(r'value="session-file-001" checked', html)
@@ -157,6 +161,7 @@ def test_unchecked_sources_are_not_used_and_unknown_ones_are_an_error(logged_in_
             "question": REVIEW_QUESTION,
             "session_source_ids": ["session-file-009"],
         },
+        follow=True,
     ).content.decode()
     assert "No session source with that id exists in this session." in html
     assert "<h3>Package says</h3>" not in html
@@ -214,3 +219,31 @@ def test_the_script_path_lands_on_a_confirmation_worded_from_the_record(logged_i
     for probe in ("session-file-999", "<b>x</b>"):
         html = logged_in_client.get("/", {"added": probe}).content.decode()
         assert 'id="upload-added"' not in html and "<b>x</b>" not in html
+
+
+@pytest.mark.django_db
+def test_the_privacy_notice_is_open_the_first_time_a_session_shows_it(logged_in_client) -> None:
+    def notice(html: str) -> str:
+        return re.search(r'<details class="privacy-notice"[^>]*>', html).group(0)
+
+    first = _page(logged_in_client)
+    assert " open" in notice(first) and PRIVACY_NOTICE in first
+    again = _page(logged_in_client)
+    assert " open" not in notice(again)
+    assert PRIVACY_NOTICE in again  # folded, never gone: one click reads it
+    assert "Before you upload: what happens to your files</summary>" in again
+
+
+def test_remove_names_the_title_and_clear_lists_the_titles() -> None:
+    from django.contrib.sessions.backends.cache import SessionStore
+
+    from uploads import services
+
+    session = SessionStore()
+    services.add_paste(session=session, owner="7", title="Meeting notes", text="Owner: Dana.")
+    services.add_file(session=session, owner="7", filename="a.txt", data=b"first file")
+    assert services.remove(session=session, owner="7", source_id="session-paste-001") == (
+        "Meeting notes"
+    )
+    assert services.clear_titled(session=session, owner="7") == ("a.txt",)
+    assert services.clear_titled(session=session, owner="7") == ()

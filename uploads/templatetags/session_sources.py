@@ -9,7 +9,7 @@ from django import template
 from django.http import HttpRequest
 
 from core.sizes import human_bytes
-from uploads import boundary, services
+from uploads import boundary, privacy_notice, services
 from uploads.file_types import ACCEPT_ATTRIBUTE
 from uploads.limits import LIMITS, limit_lines
 from uploads.owner import owner_of
@@ -63,12 +63,15 @@ def _remaining_text(used: int) -> str:
 def upload_panel(context: template.Context) -> dict[str, Any]:
     """The upload panel: limits, messages, the add/remove/clear forms and this session's sources.
 
+    The privacy notice is open the first time a session shows the panel, folded after that.
+
     ``?added=<session source id>`` (where the page's upload script lands after the API added a
     file) confirms that source, worded from its record; an id this session does not hold shows
     nothing, so the query value itself is never written into the page.
     """
     request = context["request"]
     panel = panel_context(request)
+    panel["privacy_notice_open"] = privacy_notice.open_this_time(request.session)
     added = request.GET.get("added", "")
     panel["added_confirmation"] = next(
         (

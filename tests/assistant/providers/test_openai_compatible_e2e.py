@@ -297,7 +297,9 @@ def test_chat_page_renders_the_verified_answer_and_sends_no_browser_cookie(
     configured, logged_in_client
 ) -> None:
     configured.then(gw.answer(package_answer))
-    response = logged_in_client.post("/", {"mode": "package_only", "question": IN_SCOPE})
+    response = logged_in_client.post(
+        "/", {"mode": "package_only", "question": IN_SCOPE}, follow=True
+    )
     html = response.content.decode()
     assert response.status_code == 200 and API_KEY not in html
     assert "<h3>Package says</h3>" in html and 'href="#cite-P1"' in html
@@ -583,7 +585,9 @@ def test_misconfiguration_is_a_named_diagnostic_not_a_500(
 ) -> None:
     with override_settings(**overrides):
         body = ask(api_client)
-        page = logged_in_client.post("/", {"mode": "package_only", "question": IN_SCOPE})
+        page = logged_in_client.post(
+            "/", {"mode": "package_only", "question": IN_SCOPE}, follow=True
+        )
     expected_model = "unconfigured" if overrides.get("AICD_PROVIDER_MODEL") == "" else MODEL
     assert_diagnostic(body, "not_configured", model=expected_model)
     assert names in body["diagnostic"]

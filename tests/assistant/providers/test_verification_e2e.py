@@ -230,7 +230,9 @@ def test_links_html_and_remote_images_in_a_source_never_reach_body_page_or_log(
 
     logged_in_client.cookies = reviewer_client.cookies
     page = logged_in_client.post(
-        "/", {"mode": "package_only", "question": REVIEW_QUESTION, "session_source_ids": [sid]}
+        "/",
+        {"mode": "package_only", "question": REVIEW_QUESTION, "session_source_ids": [sid]},
+        follow=True,
     )
     html = page.content.decode()
     assert page.status_code == 200 and API_KEY not in html
@@ -259,7 +261,7 @@ def test_a_gateway_echoing_the_key_leaks_it_nowhere(
         assert "the answer contains the configured API key" in body["diagnostic"]
     else:
         assert body["state"] == "answered", body.get("diagnostic")
-    page = logged_in_client.post("/", {"mode": "package_only", "question": IN_SCOPE})
+    page = logged_in_client.post("/", {"mode": "package_only", "question": IN_SCOPE}, follow=True)
     assert page.status_code == 200 and API_KEY.encode() not in page.content
 
 
@@ -292,7 +294,7 @@ def test_bidi_controls_in_an_answer_are_removed(configured, api_client, logged_i
     text = body["lanes"][0]["text"]
     assert not any(ch in text for ch in "\u202e\u2066\u2069\u200f")
     page = logged_in_client.post(
-        "/", {"mode": "package_only", "question": IN_SCOPE}
+        "/", {"mode": "package_only", "question": IN_SCOPE}, follow=True
     ).content.decode()
     assert not any(ch in page for ch in "\u202e\u2066\u2069\u200f")
 
