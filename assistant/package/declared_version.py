@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from assistant.package import Artifact
+    from assistant.package.artifacts import Artifact
 
 KEY = "version"
 

@@ -65,7 +65,7 @@ def run_all() -> list[AttackOutcome]:
                     language=str(raw.get("language") or "en"),
                     state=str(run.state),
                     pattern=run.refusal.pattern if run.refusal else None,
-                    language_notice=bool(run.refusal) and NOTICE in run.refusal.message,
+                    language_notice=run.refusal is not None and NOTICE in run.refusal.message,
                 )
             )
     return out

@@ -163,7 +163,8 @@ def _run(q: LabelledQuestion, provider: DeterministicProvider) -> QuestionOutcom
         cited_sections(run) if answered else (),
         found,
         len(body),
-        bool(run.refusal) and "the approved package is written in English" in run.refusal.message,
+        run.refusal is not None
+        and "the approved package is written in English" in run.refusal.message,
     )
 
 

@@ -531,7 +531,7 @@ def write_package(source: Source, mirror: Path, out: Path) -> list[Page]:
 
 def package_rows(out: Path) -> int:
     """Context-pack rows of the written package, counted by the package loader itself."""
-    from assistant.package import load_package
+    from assistant.package.artifacts import load_package
 
     return len(load_package(out).rows())
 

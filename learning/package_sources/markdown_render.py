@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -405,7 +405,7 @@ def _directive(node: SyntaxTreeNode, stats: RenderStats, depth: int) -> list[str
     return [*lines, *_join_blocks(blocks, loose=True)]
 
 
-def _html_table(table: BeautifulSoup) -> list[str]:
+def _html_table(table: Tag) -> list[str]:
     rows: list[list[str]] = []
     for tr in table.find_all("tr"):
         cells = [
