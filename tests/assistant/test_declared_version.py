@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from assistant.package import PackageError, load_package
+from assistant.package.artifacts import PackageError, load_package
 from assistant.package.declared_version import label
 from assistant.retrieval import context_pack
 from tests.conftest import write_artifact

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from assistant.package import load_package, parse_artifact
+from assistant.package.artifacts import load_package, parse_artifact
 from learning.package_sources import convert
 
 ROOT = Path(__file__).resolve().parents[2]
