@@ -222,7 +222,7 @@ def assemble_pdf(objects: Sequence[bytes]) -> bytes:
     return out.getvalue()
 
 
-def _stream(dictionary: bytes, data: bytes, *, compress: bool = False) -> bytes:
+def stream_object(dictionary: bytes, data: bytes, *, compress: bool = False) -> bytes:
     if compress:
         data = zlib.compress(data, 9)
         dictionary += b" /Filter /FlateDecode"
@@ -251,14 +251,14 @@ def form_pdf(
             body = b" ".join([b"/X Do"] * fan)
             resources = b"<< /XObject << /X %d 0 R >> >>" % below
         objects.append(
-            _stream(
+            stream_object(
                 b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources " + resources,
                 body,
                 compress=compress,
             )
         )
         below = len(objects)
-    objects.append(_stream(b"", b"BT /F1 10 Tf 72 750 Td (Page text) Tj ET /X Do"))
+    objects.append(stream_object(b"", b"BT /F1 10 Tf 72 750 Td (Page text) Tj ET /X Do"))
     content = len(objects)
     objects.append(
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R "
@@ -275,7 +275,7 @@ def font_stream_pdf(lines: Sequence[str], to_unicode: bytes) -> bytes:
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
         b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
         b"/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-        _stream(b"", text_content(lines)),
+        stream_object(b"", text_content(lines)),
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
         b"<< /Filter /FlateDecode /Length %d >>\nstream\n" % len(to_unicode)
         + to_unicode

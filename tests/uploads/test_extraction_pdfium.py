@@ -19,7 +19,15 @@ import pypdfium2 as pdfium
 import pytest
 
 from core.deadline import Deadline
-from tests.uploads.builders import build_pdf, font_stream_pdf, form_pdf, text_content, text_pdf
+from tests.uploads.builders import (
+    assemble_pdf,
+    build_pdf,
+    font_stream_pdf,
+    form_pdf,
+    stream_object,
+    text_content,
+    text_pdf,
+)
 from uploads.extraction import extract_upload
 from uploads.extraction import pdf_structure as structure
 from uploads.extraction.dispatch import HARD_CHAR_CAP
@@ -209,6 +217,50 @@ def test_forms_nested_past_the_depth_bound_are_refused() -> None:
     assert _extract(form_pdf(depth=structure.FORM_DEPTH, fan=1)).text.endswith("Form text")
     error = _refusal(form_pdf(depth=structure.FORM_DEPTH + 1, fan=1))
     assert error.code == "malformed" and "nested too deeply" in error.message
+
+
+def _looping_form_pdf(*, in_glyph: bool) -> bytes:
+    """A page whose form XObject (object 4) draws itself twice: PDFium never finishes the page.
+
+    ``in_glyph``: the form is drawn by the glyph procedure of a Type 3 font the page shows
+    (PDFium runs glyph procedures as it loads the page), not by the page's content.
+    """
+    form = stream_object(
+        b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << /X 4 0 R "
+        b">> >>",
+        b"0 0 m 1 1 l S /X Do /X Do",
+    )
+    type3 = (
+        b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 "
+        b"0 0] /CharProcs << /a 5 0 R >> /Encoding << /Type /Encoding /Differences [97 /a] >> "
+        b"/FirstChar 97 /LastChar 97 /Widths [1000] /Resources << /XObject << /X 4 0 R >> >> >>"
+    )
+    glyph = stream_object(b"", b"1000 0 0 0 0 1000 d1 /X Do")
+    if in_glyph:
+        content = b"BT /T3 12 Tf 72 700 Td (aaa) Tj ET"
+    else:
+        content = b"BT /T3 12 Tf 72 700 Td (aaa) Tj ET /X Do"
+    return assemble_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [7 0 R] /Count 1 >>",
+            type3,
+            form,
+            glyph if in_glyph else stream_object(b"", b"1000 0 0 0 0 1000 d1"),
+            stream_object(b"", content),
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /T3 3 0 R "
+            b">> /XObject << /X 4 0 R >> >> /Contents 6 0 R >>",
+        ]
+    )
+
+
+@pytest.mark.parametrize("in_glyph", [False, True], ids=["page", "type3-glyph"])
+def test_a_form_that_draws_itself_is_refused_before_pdfium_loads_the_page(
+    calls: Counter[str], in_glyph: bool
+) -> None:
+    error = _refusal(_looping_form_pdf(in_glyph=in_glyph))
+    assert error.code == "decompression_bomb" and "draws itself" in error.message
+    assert calls["PdfDocument.get_page"] == 0
 
 
 def test_a_font_stream_bomb_is_refused_before_pdfium_decodes_it(calls: Counter[str]) -> None:

@@ -6,13 +6,15 @@ once PDFium starts on it. So before PDFium loads a page, pypdf decodes, under th
 limits of ``uploads.extraction.pdf.SAFETY_LIMITS``, each stream PDFium will decode to read that
 page's text: the page's content streams, the form XObjects it draws (and theirs, recursively),
 and its fonts' ToUnicode and encoding CMaps, font programs, CID-to-GID maps and Type 3 glyph
-procedures. Images are not decoded: neither library decodes them to read text.
+procedures (which PDFium runs as it loads the page, forms they draw included). Images, patterns,
+soft masks and annotation appearances are not decoded: PDFium does not read them for text.
 
 Refused here, before PDFium sees the page: a stream over pypdf's limits or in a filter it cannot
 decode (pypdf's own errors, mapped to refusals by ``extract_pdf``); a page that draws more than
 ``PAGE_CONTENT_BYTES`` of content, counting each form XObject once for every time it is drawn;
 a page that draws form XObjects more than ``FORM_INVOCATIONS`` times (a form drawing a form ten
-times, ten levels deep, is ten billion form draws in three kilobytes); forms nested deeper than
+times, ten levels deep, is ten billion form draws in three kilobytes); a form that draws itself
+(PDFium follows the loop to its nesting limit, exponentially); forms nested deeper than
 ``FORM_DEPTH``; and a file whose decoded streams add up to more than ``DOCUMENT_DECODED_BYTES``.
 PDFium's work on a page is then bounded by what this module let through, and the extraction's
 time limit is checked between pages.
@@ -68,6 +70,12 @@ def _is_stream(obj: Any) -> bool:
     return hasattr(obj, "get_data")
 
 
+def _dict(value: Any) -> Any:
+    """``value`` resolved if it is a dictionary, else None (a damaged entry is read as absent)."""
+    value = _resolved(value)
+    return value if isinstance(value, dict) else None
+
+
 class _Form:
     """A form XObject's decoded size and the XObjects its content draws, by name and count."""
 
@@ -87,7 +95,7 @@ class StreamCheck:
 
     def page(self, page: Any) -> None:
         """Decode and count what PDFium will read for this pypdf page; refuse what is too much."""
-        resources = _resolved(page.get("/Resources"))
+        resources = _dict(page.get("/Resources"))
         draws: dict[str, int] = {}
         size = 0
         contents = _resolved(page.get("/Contents"))
@@ -102,7 +110,7 @@ class StreamCheck:
                 draws[name] = draws.get(name, 0) + count
         work = _Work()
         work.add_bytes(size)
-        self._fonts_of(resources)
+        self._fonts_of(resources, work, stack=())
         self._draw(draws, resources, work, stack=())
 
     def _decode(self, stream: Any) -> bytes:
@@ -126,22 +134,29 @@ class StreamCheck:
         """Count the form XObjects drawn by ``draws`` (names in ``resources``), recursively."""
         if not draws:
             return
-        xobjects = _resolved(resources.get("/XObject")) if resources is not None else None
+        xobjects = _dict(resources.get("/XObject")) if resources is not None else None
         if not xobjects:
             return
         for name, count in draws.items():
-            ref = xobjects.get("/" + name)
+            # The reference itself (not what it points to), so a form is known by its number.
+            ref = xobjects.raw_get("/" + name) if "/" + name in xobjects else None
             form = self._form(ref, resources)
             if form is None:
                 continue
             key = _key(ref, _resolved(ref))
             if key in stack:
-                continue  # a form that draws itself: PDFium does not follow the loop either
+                # PDFium follows such a loop until its nesting limit: a form drawing itself
+                # twice is two to the power of that limit of draws, and the page never loads.
+                raise _bomb(
+                    "A form XObject of the PDF draws itself (directly or through other forms), "
+                    "an endless expansion"
+                )
             if len(stack) >= FORM_DEPTH:
                 raise refuse(Reason.MALFORMED, "The PDF's structure is nested too deeply to read.")
             inner = _Work()
             inner.add_draws(1)
             inner.add_bytes(form.size)
+            self._fonts_of(form.resources, work, stack=(*stack, key))
             self._draw(form.draws, form.resources, inner, stack=(*stack, key))
             work.add(inner, times=count)
 
@@ -155,27 +170,42 @@ class StreamCheck:
         if form is None:
             data = self._decode(xobject)
             # A form without resources of its own uses those of what draws it (PDF 1.1 files).
-            own = _resolved(xobject.get("/Resources"))
+            own = _dict(xobject.get("/Resources"))
             form = _Form(len(data), _draws(data), own)
             self._forms[key] = form
-            self._fonts_of(own)
         if form.resources is None:
             return _Form(form.size, form.draws, inherited)
         return form
 
-    def _fonts_of(self, resources: Any) -> None:
-        """Decode each font's streams PDFium reads for text, the first time the font is seen."""
-        fonts = _resolved(resources.get("/Font")) if resources is not None else None
+    def _fonts_of(self, resources: Any, work: _Work, *, stack: tuple[tuple[int, int], ...]) -> None:
+        """Decode each font's streams PDFium reads for text, the first time the font is seen.
+
+        PDFium runs a Type 3 font's glyph procedures as it loads the page (once a glyph, then
+        cached), form XObjects they draw included: those count towards ``work``.
+        """
+        fonts = _dict(resources.get("/Font")) if resources is not None else None
         if not fonts:
             return
         for ref in fonts.values():
-            font = _resolved(ref)
+            font = _dict(ref)
             key = _key(ref, font)
-            if key in self._fonts or not hasattr(font, "get"):
+            if key in self._fonts or font is None:
                 continue
             self._fonts.add(key)
             for stream in _font_streams(font):
                 self._decode(stream)
+            procs = _dict(font.get("/CharProcs"))
+            if not procs:
+                continue
+            # A Type 3 font without resources of its own uses those of what shows it.
+            glyph_resources = _dict(font.get("/Resources")) or resources
+            for proc in procs.values():
+                glyph = _resolved(proc)
+                if not _is_stream(glyph):
+                    continue
+                data = self._decode(glyph)
+                work.add_bytes(len(data))
+                self._draw(_draws(data), glyph_resources, work, stack=stack)
 
 
 class _Work:
@@ -229,7 +259,7 @@ def _draws(data: bytes) -> dict[str, int]:
 
 
 def _font_streams(font: Any) -> list[Any]:
-    """A font's ToUnicode and encoding CMaps, font programs, CID-to-GID map and Type 3 glyphs."""
+    """A font's ToUnicode and encoding CMaps, font programs and CID-to-GID map."""
     streams = []
     fonts = [font]
     descendants = _resolved(font.get("/DescendantFonts"))
@@ -243,9 +273,6 @@ def _font_streams(font: Any) -> list[Any]:
         descriptor = _resolved(each.get("/FontDescriptor"))
         if hasattr(descriptor, "get"):
             streams += [_resolved(descriptor.get(name)) for name in _FONT_STREAMS]
-        procs = _resolved(each.get("/CharProcs"))
-        if hasattr(procs, "values"):
-            streams += [_resolved(proc) for proc in procs.values()]
     return [s for s in streams if _is_stream(s)]
 
 
