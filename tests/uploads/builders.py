@@ -202,3 +202,83 @@ def _add_stored(data: bytes, name: str, body: bytes) -> bytes:
             dst.writestr(info, src.read(info.filename))
         dst.writestr(zipfile.ZipInfo(name), body, compress_type=zipfile.ZIP_STORED)
     return out.getvalue()
+
+
+def assemble_pdf(objects: Sequence[bytes]) -> bytes:
+    """A PDF of ``objects`` (object 1 is the catalog), numbered from 1 in order, with its xref."""
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+    xref = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
+    for offset in offsets:
+        out.write(b"%010d 00000 n \n" % offset)
+    out.write(
+        b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    )
+    return out.getvalue()
+
+
+def stream_object(dictionary: bytes, data: bytes, *, compress: bool = False) -> bytes:
+    if compress:
+        data = zlib.compress(data, 9)
+        dictionary += b" /Filter /FlateDecode"
+    return b"<< %s /Length %d >>\nstream\n" % (dictionary, len(data)) + data + b"\nendstream"
+
+
+def form_pdf(
+    depth: int,
+    fan: int,
+    *,
+    leaf: bytes = b"BT /F1 10 Tf 72 700 Td (Form text) Tj ET",
+    compress: bool = False,
+) -> bytes:
+    """One page drawing a form XObject that draws the next ``fan`` times, ``depth`` forms deep.
+
+    The last form shows ``leaf``; the page shows "Page text" and then draws the first form, so
+    the page draws ``fan ** (depth - 1)`` leaves.
+    """
+    objects: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>", b""]
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")  # 3
+    below = 0
+    for _ in range(depth):
+        if not below:
+            body, resources = leaf, b"<< /Font << /F1 3 0 R >> >>"
+        else:
+            body = b" ".join([b"/X Do"] * fan)
+            resources = b"<< /XObject << /X %d 0 R >> >>" % below
+        objects.append(
+            stream_object(
+                b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources " + resources,
+                body,
+                compress=compress,
+            )
+        )
+        below = len(objects)
+    objects.append(stream_object(b"", b"BT /F1 10 Tf 72 750 Td (Page text) Tj ET /X Do"))
+    content = len(objects)
+    objects.append(
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R "
+        b">> /XObject << /X %d 0 R >> >> /Contents %d 0 R >>" % (below, content)
+    )
+    objects[1] = b"<< /Type /Pages /Kids [%d 0 R] /Count 1 >>" % len(objects)
+    return assemble_pdf(objects)
+
+
+def font_stream_pdf(lines: Sequence[str], to_unicode: bytes) -> bytes:
+    """A one-page Helvetica PDF whose font has ``to_unicode`` (FlateDecode bytes) as its ToUnicode."""
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        b"/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+        stream_object(b"", text_content(lines)),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 6 0 R >>",
+        b"<< /Filter /FlateDecode /Length %d >>\nstream\n" % len(to_unicode)
+        + to_unicode
+        + b"\nendstream",
+    ]
+    return assemble_pdf(objects)

@@ -35,10 +35,10 @@ MANIFEST = json.loads((CORPUS / "MANIFEST.json").read_text())
 ENTRIES = MANIFEST["files"]
 #: Every accepted PDF of at least SMALL_PDF_WORDS words (pdftotext's count) has this share of
 #: pdftotext's words, or of its letter 4-grams, on the same pages. Lowest measured: 0.98 (words
-#: 0.49 and letters 0.99 for the letter-spaced EPSON OCR; 0.98 and 0.94 for Google Docs).
+#: 0.58 and letters 0.99 for the letter-spaced EPSON OCR; 0.98 and 0.94 for Google Docs).
 OVERLAP_FLOOR = 0.90
-#: A PDF of fewer words has at least this share of them (lowest measured: 0.60, three Arabic
-#: and Latin words, and 0.75, seven words of which pypdf runs two lines together).
+#: A PDF of fewer words has at least this share of them (lowest measured: 0.80, four of the five
+#: Arabic and Latin words; pypdf measured 0.60 there, and 0.75 on seven words it ran together).
 SMALL_PDF_WORDS = 20
 SMALL_OVERLAP_FLOOR = 0.5
 #: The median over the corpus of the share of pdftotext's words (measured: 1.00; the issue's
@@ -297,7 +297,7 @@ def letter_overlap(ours: str, reference: str) -> float:
     """The share of the reference's letter 4-grams (spaces and punctuation left out) ``ours`` has.
 
     Unlike words, this does not count a letter-spaced OCR word ("L t d"), which pdftotext keeps
-    spaced and pypdf joins, or two lines pypdf runs together ("Line 1Line 2"), as different text.
+    spaced and the extraction joins, or two lines run together ("Line 1Line 2"), as different text.
     """
     mine, theirs = _grams(ours), _grams(reference)
     return sum(min(n, mine[g]) for g, n in theirs.items()) / max(sum(theirs.values()), 1)

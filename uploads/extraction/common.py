@@ -238,7 +238,12 @@ def kept_range(unit: str, kept: int, total: int, *, first: int = 1) -> str:
 def check_deadline(deadline: Deadline, what: str) -> None:
     """Refuse the upload once extracting it has used up its time bound (checked between units)."""
     if deadline.expired():
-        raise refuse(
-            Reason.TOO_LARGE,
-            f"Extracting this {what} took longer than the {deadline.seconds:g}-second limit.",
-        )
+        raise over_time(deadline, what)
+
+
+def over_time(deadline: Deadline, what: str) -> SourceRefused:
+    """The refusal for an upload whose extraction used up its time bound."""
+    return refuse(
+        Reason.TOO_LARGE,
+        f"Extracting this {what} took longer than the {deadline.seconds:g}-second limit.",
+    )

@@ -1,18 +1,35 @@
-"""PDF extraction with pypdf: text pages in order, page anchors, tightened decompression limits.
+"""PDF extraction: page text through PDFium, checks and form fields through pypdf; page anchors.
+
+Two libraries, each for what it does best:
+
+- **PDFium** (pypdfium2, ``uploads.extraction.pdfium_text``) reads each page's text, in C, with
+  spaces and line breaks from where the characters sit. pypdf's text extraction, in Python, was
+  the slow part (up to 20 times pdftotext's time on the corpus's long PDFs) and ran some lines
+  together. PDFium is Chromium's PDF engine, so page N here is page N in a reviewer's browser.
+- **pypdf** decides what PDFium cannot be trusted or asked to: whether the file is encrypted
+  (``is_encrypted``, so owner-password-only files, which PDFium opens, are refused too; PDFium's
+  own security-handler test must agree), how many pages the page tree holds (both libraries
+  must count the same, or page anchors could be wrong), the filled form fields
+  (``pdf_forms``: AcroForm values are not page content, and PDFium reads them only through its
+  form-filling environment), whether a near-empty page is a scan (its image XObjects), and, before
+  PDFium loads a page, every stream PDFium would decode for it, under the tightened limits below
+  (``pdf_structure``): PDFium has no decompression limit a caller can set and cannot be
+  stopped inside a page.
 
 Each page's text is re-flowed into paragraphs, one per line (uploads.extraction.reflow), so a
 sentence is never split at a line break of the page. Filled form fields (text and choice fields)
-are not part of a page's content stream: their values follow the page's text, one
-``label: value`` line each. A signed signature field's shown text is not read, so a PDF with one
-is extracted ``partial``.
+follow the page's text, one ``label: value`` line each. A signed signature field's shown text is
+not read, so a PDF with one is extracted ``partial``.
 
 Refused: encrypted PDFs (decided on ``is_encrypted``, so owner-password-only files too), PDFs with
 no extractable text (scanned or image-only: a page with an image and a token of text counts as an
 image), text that is mostly unreadable (unmapped glyph codes, see ``common.readability``),
-malformed files, streams in a filter pypdf cannot decode (JBIG2 is never decoded), and files whose
-streams or structures exceed the safety limits below (decompression bombs). Image-only or
-unreadable pages among readable ones make the extraction partial. Past what the session's
-character budget has left, later pages are neither extracted nor kept.
+malformed files (either library failing to read them, or the two reading different page counts),
+streams in a filter pypdf cannot decode (JBIG2 is never decoded), and files whose streams or
+structures exceed the safety limits below or ``pdf_structure``'s (decompression bombs, forms
+drawing forms). Image-only or unreadable pages among readable ones make the extraction partial.
+Past what the session's character budget has left, later pages are neither extracted nor kept;
+the time limit is checked before each page.
 """
 
 from __future__ import annotations
@@ -34,7 +51,8 @@ from uploads.extraction.common import (
     strip_invisible,
 )
 from uploads.extraction.pdf_forms import form_fields
-from uploads.extraction.pdf_lines import Runs
+from uploads.extraction.pdf_structure import StreamCheck, has_image
+from uploads.extraction.pdfium_text import PdfiumDocument
 from uploads.extraction.reflow import reflow
 from uploads.limits import LIMITS, Limits
 from uploads.rejections import Reason, SourceRefused, refuse
@@ -140,12 +158,31 @@ def _extract(
             f"The PDF has {count:,} pages; PDF files are limited to "
             f"{limits.document_pages_or_sections} pages.",
         )
+    with _open_pdfium(data, deadline) as document:
+        if document.encrypted:
+            raise refuse(Reason.ENCRYPTED, _ENCRYPTED)
+        if document.pages != count:
+            # Page N of the text must be page N of the file, and form fields come from pypdf's
+            # pages: two readings of the page tree that disagree leave neither to trust.
+            raise refuse(
+                Reason.MALFORMED,
+                f"The PDF's page tree is damaged: read two ways, it gives {count:,} and "
+                f"{document.pages:,} pages.",
+            )
+        return _pages(document, reader, count, budget=budget, deadline=deadline)
+
+
+def _pages(
+    document: PdfiumDocument, reader: Any, count: int, *, budget: CharBudget, deadline: Deadline
+) -> ExtractedText:
     pages: list[str] = []
     image_only = unreadable = signatures = 0
     total = Readability()  # measured once per page; the pages add up to the document
-    for page in reader.pages:
+    streams = StreamCheck()
+    for index, page in enumerate(reader.pages):
         check_deadline(deadline, "PDF")
-        text, signed = _page_text(page)
+        streams.page(page)  # before PDFium decodes anything of this page
+        text, signed = _page_text(document.page_text(index), page)
         signatures += signed
         if not budget.take(len(text) + (1 if pages else 0)):
             break
@@ -192,41 +229,27 @@ def _extract(
     )
 
 
-def _page_text(page: Any) -> tuple[str, int]:
+def _open_pdfium(data: bytes, deadline: Deadline) -> PdfiumDocument:
+    """The file opened in PDFium; a file pypdf read but PDFium cannot open is refused by name."""
+    import pypdfium2 as pdfium
+
+    try:
+        return PdfiumDocument(data, deadline)
+    except pdfium.PdfiumError as exc:
+        if "password" in str(exc).lower():
+            raise refuse(Reason.ENCRYPTED, _ENCRYPTED) from None
+        raise refuse(Reason.MALFORMED, "The PDF is malformed and could not be read.") from None
+
+
+def _page_text(raw: str, page: Any) -> tuple[str, int]:
     """One page's re-flowed text, then its filled form fields; and its signed signature fields."""
-    runs = Runs()
-    text = reflow(_normalise(runs.with_line_breaks(page.extract_text(visitor_text=runs.add) or "")))
-    if len(text.strip()) < IMAGE_PAGE_CHARS and _has_image(page):
+    text = reflow(_normalise(raw))
+    if len(text.strip()) < IMAGE_PAGE_CHARS and has_image(page):
         text = ""  # a scanned page with a token of text (a page number, a stamp) is an image
     fields, signed = form_fields(page)
     if fields:
         text = "\n".join([text, *fields]) if text else "\n".join(fields)
     return text, signed
-
-
-def _has_image(page: Any) -> bool:
-    """True when the page's resources hold an image XObject (directly or in a form XObject)."""
-    try:
-        resources = page.get("/Resources")
-        xobjects = resources.get_object().get("/XObject") if resources is not None else None
-        if xobjects is None:
-            return False
-        for ref in xobjects.get_object().values():
-            xobject = ref.get_object()
-            subtype = xobject.get("/Subtype")
-            if subtype == "/Image":
-                return True
-            if subtype == "/Form":
-                inner = xobject.get("/Resources")
-                inner_x = inner.get_object().get("/XObject") if inner is not None else None
-                if inner_x is not None and any(
-                    v.get_object().get("/Subtype") == "/Image"
-                    for v in inner_x.get_object().values()
-                ):
-                    return True
-    except (AttributeError, KeyError, TypeError, ValueError):
-        return False
-    return False
 
 
 def _normalise(text: str) -> str:
