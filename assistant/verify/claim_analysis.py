@@ -161,7 +161,9 @@ class SourceText:
             sentences=sentences,
             header=header,
             words=frozenset(words(text + " " + header_text)),
-            flat=flat(text + "\n" + header_text),
+            # The source as written, too: a verbatim quote of it is a quote whatever markup it
+            # holds (a Markdown link a lane quotes with round brackets, say).
+            flat=flat(text + "\n" + ref.text + "\n" + header_text),
             header_words=frozenset(words(header_text)),
             text_flat=flat(text),
         )

@@ -20,14 +20,11 @@ QUESTIONS = (
     "Write me a sonnet about the sea.",  # general chat
     "Which embedding model gives the best recall for HR policy search?",  # no support
 )
-FORBIDDEN_KEYS = {
-    "intent_scores",
-    "intent_thresholds",
-    "scores",
-    "thresholds",
-    "probability",
-    "threshold",
-}
+#: Anywhere in the body: the screen's class scores, thresholds and answerability numbers (the
+#: claim verifier's own threshold, in telemetry.claim_support, is not the screen's).
+FORBIDDEN_KEYS = {"intent_scores", "intent_thresholds", "answerability", "scores", "thresholds"}
+#: What the body may say about the screening: the decision, never a number.
+SCREENING_KEYS = {"decided_by", "coverage_check"}
 
 
 def _keys(value: Any) -> set[str]:
@@ -51,6 +48,8 @@ def test_no_run_body_carries_screening_scores_or_thresholds(
     assert response.status_code == 200
     assert FORBIDDEN_KEYS.isdisjoint(_keys(body)), _keys(body) & FORBIDDEN_KEYS
     assert "decided_by" in body["telemetry"]["screening"]
+    assert set(body["telemetry"]["screening"]) <= SCREENING_KEYS
+    assert set(body["telemetry"]["screening"]) <= SCREENING_KEYS
     records = [r for r in caplog.records if r.name == "assistant.screening"]
     assert records, "the operator log line is missing"
     logged = records[-1].screening  # type: ignore[attr-defined]
