@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,30 +61,37 @@ def load(source: Path | list[Path] | None = None) -> tuple[Example, ...]:
     examples: list[Example] = []
     seen: set[str] = set()
     for path in paths:
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                raw = json.loads(line)
-                example = Example(
-                    author=str(raw["author"]),
-                    category=str(raw["category"]),
-                    question=str(raw["question"]).strip(),
-                    topic=str(raw.get("topic") or ""),
-                    with_upload=bool(raw.get("with_upload", False)),
-                )
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
-                raise CorpusError(f"{path.name}:{number}: {exc}") from None
-            if example.category not in CATEGORY_CLASS:
-                raise CorpusError(f"{path.name}:{number}: unknown category {example.category!r}")
-            if not example.question:
-                raise CorpusError(f"{path.name}:{number}: empty question")
+        for example in _read(path):
             key = example.question.casefold()
             if key in seen:
                 continue  # the same question written twice adds nothing and would leak across folds
             seen.add(key)
             examples.append(example)
     return tuple(examples)
+
+
+def _read(path: Path, package: str = "sample") -> Iterator[Example]:
+    """The examples of one JSONL set, each checked; a broken line is named by file and line."""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+            example = Example(
+                author=str(raw["author"]),
+                category=str(raw["category"]),
+                question=str(raw["question"]).strip(),
+                topic=str(raw.get("topic") or ""),
+                with_upload=bool(raw.get("with_upload", False)),
+                package=package,
+            )
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise CorpusError(f"{path.name}:{number}: {exc}") from None
+        if example.category not in CATEGORY_CLASS:
+            raise CorpusError(f"{path.name}:{number}: unknown category {example.category!r}")
+        if not example.question:
+            raise CorpusError(f"{path.name}:{number}: empty question")
+        yield example
 
 
 def package_files() -> list[Path]:
@@ -94,26 +102,9 @@ def package_files() -> list[Path]:
 
 def load_packages(paths: list[Path] | None = None) -> tuple[Example, ...]:
     """The converted packages' questions as screening examples, each with its package."""
-    examples: list[Example] = []
     sets = corpora.sets("questions")
-    for s in sets if paths is None else [s for s in sets if s.path in paths]:
-        for number, line in enumerate(s.path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                raw = json.loads(line)
-                example = Example(
-                    author=str(raw["author"]),
-                    category=str(raw["category"]),
-                    question=str(raw["question"]).strip(),
-                    package=s.package,
-                )
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
-                raise CorpusError(f"{s.path.name}:{number}: {exc}") from None
-            if example.category not in CATEGORY_CLASS:
-                raise CorpusError(f"{s.path.name}:{number}: unknown category {example.category!r}")
-            examples.append(example)
-    return tuple(examples)
+    chosen = sets if paths is None else [s for s in sets if s.path in paths]
+    return tuple(example for s in chosen for example in _read(s.path, s.package))
 
 
 def load_all() -> tuple[Example, ...]:
