@@ -97,19 +97,30 @@ def cited_sections(run: Run) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def run_one(q: AnswerQuestion, provider: DeterministicProvider) -> AnswerOutcome:
-    run = services.answer(question=q.question, provider=provider)
+@dataclass(frozen=True)
+class ReadAnswer:
+    """A run read as the answer figures read it: answered with package citations or not, the
+    sections it cites, which key facts its Package says lane holds verbatim, and that lane."""
+
+    answered: bool
+    cited: tuple[tuple[str, str], ...]
+    facts_found: tuple[bool, ...]
+    text: str
+
+
+def read_answer(run: Run, key_facts: tuple[str, ...]) -> ReadAnswer:
     text = "\n".join(lane.text for lane in run.lanes if lane.label == lanes.PACKAGE_SAYS)
     answered = run.state is RunState.ANSWERED and bool(
         run.citations_of_class(lanes.PACKAGE_CITATION)
     )
     body = plain(text)
-    found = (
-        tuple(fact_text(f) in body for f in q.key_facts)
-        if answered
-        else tuple(False for _ in q.key_facts)
-    )
-    return AnswerOutcome(q, answered, cited_sections(run) if answered else (), found, text)
+    found = tuple(answered and fact_text(f) in body for f in key_facts)
+    return ReadAnswer(answered, cited_sections(run) if answered else (), found, text)
+
+
+def run_one(q: AnswerQuestion, provider: DeterministicProvider) -> AnswerOutcome:
+    read = read_answer(services.answer(question=q.question, provider=provider), q.key_facts)
+    return AnswerOutcome(q, read.answered, read.cited, read.facts_found, read.text)
 
 
 def evaluate(questions: list[AnswerQuestion]) -> list[AnswerOutcome]:

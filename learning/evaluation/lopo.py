@@ -21,13 +21,12 @@ from dataclasses import dataclass, field
 
 from django.test import override_settings
 
-from assistant.domain import lanes
 from assistant.domain.modes import RunState
 from assistant.pipeline import services
 from assistant.providers.deterministic import DeterministicProvider
 from assistant.retrieval import context_pack
 from assistant.retrieval.context_pack import ContextPack
-from learning.evaluation.answers import cited_sections, fact_text, plain
+from learning.evaluation.answers import fact_text, plain, read_answer
 from learning.evaluation.packages import ANSWERABLE, LabelledQuestion, PackageSet
 
 EXPECTED = {
@@ -150,19 +149,14 @@ def serving(pack: ContextPack) -> Iterator[None]:
 
 def _run(q: LabelledQuestion, provider: DeterministicProvider) -> QuestionOutcome:
     run = services.answer(question=q.question, provider=provider)
-    text = "\n".join(lane.text for lane in run.lanes if lane.label == lanes.PACKAGE_SAYS)
-    answered = run.state is RunState.ANSWERED and bool(
-        run.citations_of_class(lanes.PACKAGE_CITATION)
-    )
-    body = plain(text)
-    found = tuple(answered and fact_text(f) in body for f in q.key_facts)
+    read = read_answer(run, q.key_facts)
     return QuestionOutcome(
         q,
         str(run.state),
         run.refusal.pattern if run.refusal else None,
-        cited_sections(run) if answered else (),
-        found,
-        len(body),
+        read.cited,
+        read.facts_found,
+        len(plain(read.text)),
         run.refusal is not None
         and "the approved package is written in English" in run.refusal.message,
     )
