@@ -17,7 +17,7 @@ from django.conf import settings
 
 from assistant.domain.types import PackageRow
 from assistant.models.store import ModelNotReady
-from assistant.package.artifacts import Package, package_files, package_version
+from assistant.package.artifacts import Package, package_inputs, package_version
 from assistant.package.criteria import ReviewCriteria, collect
 from assistant.package.declared_version import VersionLabel, label
 from assistant.package.expansion import Expansion
@@ -148,11 +148,11 @@ _cached_stat: tuple[tuple[str, int, int], ...] | None = None
 
 
 def _stat_fingerprint(package_dir: Path) -> tuple[tuple[str, int, int], ...]:
-    """Cheap change detector: each artifact's path, size and modification time."""
+    """Cheap change detector: each input's path, size and modification time."""
     if not package_dir.is_dir():
         return ()
     out = []
-    for path in package_files(package_dir):
+    for path in package_inputs(package_dir):
         st = path.stat()
         out.append((path.as_posix(), st.st_size, st.st_mtime_ns))
     return tuple(out)

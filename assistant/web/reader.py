@@ -6,12 +6,18 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.text import slugify
+from typing import TYPE_CHECKING
 
+from django.utils.safestring import SafeString, mark_safe
+
+from assistant.package import links
+from assistant.package import options as package_options
 from assistant.package.artifacts import Artifact, markdown, parse_artifact
 from assistant.retrieval.context_pack import ContextPack
 from assistant.web import cited_passage
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
 
 
 @dataclass(frozen=True)
@@ -54,17 +60,23 @@ def find_source_path(pack: ContextPack, source_path: str) -> str | None:
 def render_artifact(
     pack: ContextPack, source_path: str, *, cited: tuple[str, str] | None = None
 ) -> ReaderPage | None:
-    """The artifact's page; ``cited`` is ``(anchor, used text)`` of a citation to mark in it."""
+    """The artifact's page; ``cited`` is ``(anchor, used text)`` of a citation to mark in it.
+
+    Every ``##``/``###`` heading carries the anchor its row has (``Artifact.heading_anchors``),
+    text before the first section sits under the overview row's heading, and links to other
+    artifacts of the package go to their reader pages (``assistant/package/links.py``).
+    """
     listed = find_source_path(pack, source_path)
     if listed is None:
         return None
-    path = Path(pack.package_dir) / listed
-    artifact = parse_artifact(listed, path.read_bytes())
-    tokens = markdown().parse(artifact.body_markdown)
+    root = Path(pack.package_dir)
+    options = package_options.read(root, [])
+    artifact = parse_artifact(listed, (root / listed).read_bytes(), options=options)
+    tokens = [t for t in markdown().parse(artifact.body_markdown) if t.type != "front_matter"]
+    anchors = iter(artifact.heading_anchors)
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.tag in ("h2", "h3"):
-            anchor = slugify(tokens[i + 1].content)
-            token.attrSet("id", anchor)
+            token.attrSet("id", next(anchors))
             token.attrSet("class", "section-heading")
         elif token.type == "heading_open" and token.tag == "h1":
             # The page template shows the title; drop the duplicate H1 from the body.
@@ -72,7 +84,9 @@ def render_artifact(
             tokens[i + 1].content = ""
             tokens[i + 1].children = []
             tokens[i + 2].hidden = True
-    tokens = [t for t in tokens if t.type != "front_matter"]
+    if artifact.overview_anchor:
+        tokens = _with_overview_heading(tokens, artifact)
+    _link_artifacts(tokens, pack, artifact)
     html = markdown().renderer.render(tokens, markdown().options, {})
     marked = 0
     if cited is not None:
@@ -84,3 +98,42 @@ def render_artifact(
         package_version=pack.package_version,
         highlighted=marked,
     )
+
+
+def _with_overview_heading(tokens: list[Token], artifact: Artifact) -> list[Token]:
+    """``tokens`` with the overview row's heading before the first text that is not the title."""
+    from markdown_it.token import Token
+
+    heading = next(s.heading for s in artifact.sections if s.anchor == artifact.overview_anchor)
+    at = 0
+    while at < len(tokens) and tokens[at].type == "heading_open" and tokens[at].tag == "h1":
+        at += 3
+    opening = Token("heading_open", "h2", 1, markup="##", block=True)
+    opening.attrSet("id", artifact.overview_anchor)
+    opening.attrSet("class", "section-heading")
+    text = Token("inline", "", 0, content=heading, children=[Token("text", "", 0, content=heading)])
+    closing = Token("heading_close", "h2", -1, markup="##", block=True)
+    return [*tokens[:at], opening, text, closing, *tokens[at:]]
+
+
+def _link_artifacts(tokens: list[Token], pack: ContextPack, artifact: Artifact) -> None:
+    """Point every link to another artifact at its reader page; a relative link to nothing in
+    the package shows as its text only; links with a scheme are left as written."""
+    anchors: dict[str, tuple[str, ...]] = {
+        a["source_path"]: tuple(s["anchor"] for s in a["sections"]) for a in pack.artifacts
+    }
+    anchors[artifact.source_path] = (*artifact.heading_anchors, artifact.overview_anchor)
+    for token in tokens:
+        children = token.children or []
+        for i, child in enumerate(children):
+            if child.type != "link_open":
+                continue
+            href = links.reader_href(
+                str(child.attrGet("href") or ""), from_path=artifact.source_path, anchors=anchors
+            )
+            if href is not None:
+                child.attrSet("href", href)
+                continue
+            child.hidden = True
+            closing = next(c for c in children[i:] if c.type == "link_close")
+            closing.hidden = True

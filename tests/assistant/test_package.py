@@ -44,10 +44,9 @@ def test_version_changes_with_content(tmp_path: Path) -> None:
     [
         (GOOD, {"claim_boundary": None}, "front matter is missing 'claim_boundary'"),
         (GOOD, {"source_quality": None}, "front matter is missing 'source_quality'"),
-        ("## Gates\n\nOne.\n\n## Gates\n\nTwo.\n", {}, "duplicate anchor #gates"),
-        ("## Gates\n\n## Next\n\nText.\n", {}, "section 'Gates' is empty"),
-        ("Stray lead text.\n\n## Gates\n\nText.\n", {}, "text before the first '## ' section"),
-        ("Just prose, no sections.\n", {}, "no '## ' sections found"),
+        (GOOD, {"topic_number": "two"}, "topic_number must be an integer"),
+        (GOOD, {"topic": "Not A Slug"}, "topic must be a slug"),
+        ("## Gates\n\n## Next\n\n", {}, "no text to cite"),
     ],
 )
 def test_broken_artifacts_are_reported(
@@ -61,19 +60,25 @@ def test_broken_artifacts_are_reported(
 
 
 def test_missing_front_matter_and_bad_encoding() -> None:
-    with pytest.raises(PackageError, match="missing front matter"):
+    # A page without front matter takes its title from its "#" heading; nothing gives the rest.
+    with pytest.raises(PackageError) as exc:
         parse_artifact("x.md", b"# T\n\n## A\n\ntext\n")
+    assert exc.value.problems == [
+        f"x.md: front matter is missing {key!r} (and package.yaml gives no default)"
+        for key in ("source_family", "source_quality", "claim_boundary")
+    ]
     with pytest.raises(PackageError, match="not UTF-8"):
         parse_artifact("x.md", b"---\ntitle: x\n---\n\xff\xfe")
 
 
 def test_check_command_fails_with_every_problem(tmp_path: Path) -> None:
-    write_artifact(tmp_path, "one.md", "## A\n\n## A\n\ntext\n")
+    write_artifact(tmp_path, "one.md", "## A\n\n## B\n", topic="One")
     write_artifact(tmp_path, "two.md", GOOD, source_family=None)
     with pytest.raises(CommandError) as exc:
         call_command("build_context_pack", "--check", "--package-dir", str(tmp_path))
     message = str(exc.value)
-    assert "one.md: duplicate anchor #a" in message
+    assert "one.md: no text to cite" in message
+    assert "one.md: topic must be a slug" in message
     assert "two.md: front matter is missing 'source_family'" in message
 
 

@@ -1,4 +1,10 @@
-"""Build (or only validate, with --check) the context pack from the configured package."""
+"""Build (or only validate, with --check) the context pack from the configured package.
+
+Errors (the package cannot load) fail the command; warnings (it loads but will read badly:
+intro text folded into an overview, heading-only or empty sections, placeholder headings,
+renamed duplicate anchors, very long sections or anchors) are listed, each with its file, and
+the command still succeeds.
+"""
 
 from __future__ import annotations
 
@@ -28,9 +34,11 @@ class Command(BaseCommand):
             package = load_package(package_dir)
         except PackageError as exc:
             lines = "\n".join(f"  - {p}" for p in exc.problems)
+            self._warn(exc.warnings)
             raise CommandError(
                 f"The package in {package_dir} is broken ({len(exc.problems)} problem(s)):\n{lines}"
             ) from None
+        self._warn(package.warnings)
         rows = package.rows()
         summary = f"{len(package.artifacts)} artifacts, {len(rows)} sections, package version {package.version}"
         if options["check"]:
@@ -40,3 +48,10 @@ class Command(BaseCommand):
         context_pack.write(context_pack.build(package), out)
         context_pack.reset_cache()
         self.stdout.write(self.style.SUCCESS(f"Context pack built: {summary} -> {out}"))
+
+    def _warn(self, warnings: list[str]) -> None:
+        """List what will read badly (on stdout: warnings never fail the command)."""
+        if not warnings:
+            return
+        lines = "\n".join(f"  - {w}" for w in warnings)
+        self.stdout.write(self.style.WARNING(f"{len(warnings)} warning(s):\n{lines}"))
