@@ -298,7 +298,9 @@ def _metadata(
         elif value is None:
             value = options.defaults.get(key)
         if not isinstance(value, str) or not value.strip():
-            where = "" if key == "title" else f" (and {package_options.OPTIONS_FILE} gives no default)"
+            where = (
+                "" if key == "title" else f" (and {package_options.OPTIONS_FILE} gives no default)"
+            )
             problems.append(f"{source_path}: front matter is missing {key!r}{where}")
             value = ""
         values[key] = value

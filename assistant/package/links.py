@@ -18,9 +18,7 @@ from assistant.package.anchors import slug
 READER_PREFIX = "/html/"
 
 
-def reader_href(
-    href: str, *, from_path: str, anchors: Mapping[str, Collection[str]]
-) -> str | None:
+def reader_href(href: str, *, from_path: str, anchors: Mapping[str, Collection[str]]) -> str | None:
     """The link a reader page of ``from_path`` shows for ``href``, or None for text only.
 
     ``anchors`` maps every artifact's source path to its section anchors; a fragment that is not
@@ -49,7 +47,12 @@ def _artifact(path: str, from_path: str, anchors: Mapping[str, Collection[str]])
     if joined.startswith("../") or joined == "..":
         return None
     stem = joined.removesuffix(".html").removesuffix(".htm")
-    candidates = (joined, stem + ".md", posixpath.join(stem, "index.md"), posixpath.join(stem, "README.md"))
+    candidates = (
+        joined,
+        stem + ".md",
+        posixpath.join(stem, "index.md"),
+        posixpath.join(stem, "README.md"),
+    )
     return next((c for c in candidates if c in anchors), None)
 
 

@@ -25,7 +25,9 @@ def _rows(tmp_path: Path, body: str, **meta: object) -> list:
 
 
 def test_text_before_the_first_section_is_an_overview_row(tmp_path: Path) -> None:
-    rows = _rows(tmp_path, "Every firing has a named warden.\n\n## Gates\n\nEach gate has an owner.\n")
+    rows = _rows(
+        tmp_path, "Every firing has a named warden.\n\n## Gates\n\nEach gate has an owner.\n"
+    )
     assert [(r.heading, r.anchor, r.text) for r in rows] == [
         ("Overview", "overview", "Every firing has a named warden."),
         ("Gates", "gates", "Each gate has an owner."),
@@ -51,7 +53,12 @@ def test_a_heading_only_section_gets_a_row_naming_its_subsections(tmp_path: Path
         "### Glaze firing\n\nFast to 1240 degrees.\n\n## Safety\n\nGloves always.\n"
     )
     rows = _rows(tmp_path, body)
-    assert [r.heading for r in rows] == ["Firing schedules", "Bisque firing", "Glaze firing", "Safety"]
+    assert [r.heading for r in rows] == [
+        "Firing schedules",
+        "Bisque firing",
+        "Glaze firing",
+        "Safety",
+    ]
     assert rows[0].text == "This section has 2 parts: Bisque firing and Glaze firing."
     assert rows[0].reader_target == "/html/page.md#firing-schedules"
     warnings = load_package(tmp_path).warnings
@@ -77,7 +84,10 @@ def test_duplicate_headings_are_renamed_in_order_with_a_warning(tmp_path: Path) 
     assert [r.anchor for r in rows] == ["gates", "gates-1", "gates-2"]
     assert [r.text for r in rows] == ["One.", "Two.", "Three."]
     warnings = load_package(tmp_path).warnings
-    assert "page.md: duplicate heading 'Gates' is anchored #gates-1 (#gates is taken by 'Gates')" in warnings
+    assert (
+        "page.md: duplicate heading 'Gates' is anchored #gates-1 (#gates is taken by 'Gates')"
+        in warnings
+    )
 
 
 def test_anchor_rules() -> None:
@@ -95,9 +105,7 @@ def test_anchor_rules() -> None:
 
 
 def test_empty_sections_and_placeholders_warn_and_long_anchors_warn(tmp_path: Path) -> None:
-    body = (
-        "## {{ page.title }}\n\nTemplate text.\n\n## TODO\n\n## " + "long " * 25 + "\n\nText.\n"
-    )
+    body = "## {{ page.title }}\n\nTemplate text.\n\n## TODO\n\n## " + "long " * 25 + "\n\nText.\n"
     rows = _rows(tmp_path, body)
     assert [r.heading for r in rows] == ["{{ page.title }}", ("long " * 25).strip()]
     warnings = "\n".join(load_package(tmp_path).warnings)
@@ -146,8 +154,14 @@ def test_package_file_changes_the_package_version(tmp_path: Path) -> None:
     [
         ("defaults: [a]\n", "package.yaml: defaults must map front-matter keys to text"),
         ("defaults:\n  title: x\n", "package.yaml: defaults cannot set 'title'"),
-        ("defaults:\n  claim_boundary: ''\n", "package.yaml: defaults.claim_boundary must be non-empty"),
-        ("heading_only_sections: maybe\n", "package.yaml: heading_only_sections must be one of row, skip"),
+        (
+            "defaults:\n  claim_boundary: ''\n",
+            "package.yaml: defaults.claim_boundary must be non-empty",
+        ),
+        (
+            "heading_only_sections: maybe\n",
+            "package.yaml: heading_only_sections must be one of row, skip",
+        ),
         ("colour: blue\n", "package.yaml: unknown key 'colour'"),
         ("a: [\n", "package.yaml: not valid YAML"),
         ("a: &x 1\nb: *x\n", "package.yaml: not valid YAML"),
@@ -174,6 +188,8 @@ def test_required_values_nothing_provides_stay_errors(tmp_path: Path) -> None:
 
 
 def test_a_non_text_title_is_still_an_error() -> None:
-    raw = b"---\ntitle: [a]\nsource_family: f\nsource_quality: q\nclaim_boundary: c\n---\n## A\n\nx\n"
+    raw = (
+        b"---\ntitle: [a]\nsource_family: f\nsource_quality: q\nclaim_boundary: c\n---\n## A\n\nx\n"
+    )
     with pytest.raises(PackageError, match="front matter is missing 'title'"):
         parse_artifact("x.md", raw)
