@@ -1,8 +1,9 @@
-"""One outcome per run (issue #30, item 4), end to end through a real loopback gateway.
+"""One outcome per run and rails that mask (issue #30, items 4 and 5), through a loopback gateway.
 
 A review run whose answer is withheld ends as a diagnostic and nothing else: no structured review
 in the API body or ``manage.py ask --json``, no review checklist on the page, none in the review
-packet.
+packet. Secret-shaped text an answer quotes verbatim from the user's own upload is masked and the
+answer stands; one the provider invents, or the configured key, still withholds the answer.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from tests.assistant.providers import gateway as gw
+from tests.assistant.providers.conftest import API_KEY
 from tests.assistant.providers.test_verification_e2e import ARCHITECTURE_DRAFT, REVIEW_QUESTION
 
 pytestmark = pytest.mark.django_db
@@ -133,3 +135,106 @@ def test_a_withheld_review_from_the_command_line_returns_no_review(configured, t
     body = json.loads(out.getvalue())
     assert body["state"] == "diagnostic" and body["review"] is None
     assert "Data boundary" in configured.requests[-1].user_message
+
+
+# ------------------------------------------------------------------- rails that mask (item 5)
+#: A build id shaped like a secret (a 32-character mixed token of high entropy), in the user's
+#: own draft: quoting it is quoting the user, so it is masked and the answer stands.
+OWN_TOKEN = "7fQ9xLm2Rt8VbN3kPz6WcY1hJd4GsA5e"
+DRAFT_WITH_TOKEN = (
+    "# Claims summariser architecture\n\n"
+    f"The release manifest pins the gateway client to build {OWN_TOKEN} for the pilot.\n\n"
+    "Users sign in through the enterprise identity provider and the service checks their group."
+)
+INVENTED_TOKEN = "Zk3Lq8Vw2Nx7Rb5Tm9Pc4Hd6Gj1Fs0Ya"
+
+
+def _review_quoting(received: gw.Received, uploaded: str) -> str:
+    p = received.sent_ids("P")[0]
+    package = f"{received.first_sentence(p)} [{p}]"
+    return (
+        f"Package says\n{package}\n\nUploaded session source says\n{uploaded}\n\n"
+        f"Assessment / synthesis\n{package}\n\n"
+        f"Missing evidence / owner decision needed\n- Evidence to supply for [{p}]: not in the upload."
+    )
+
+
+def _token_sentence(received: gw.Received) -> str:
+    for u in received.sent_ids("U"):
+        for line in received.source_text(u).splitlines():
+            if OWN_TOKEN in line:
+                return f"{line.strip()} [{u}]"
+    raise AssertionError("the draft's token sentence was not sent")
+
+
+def test_a_secret_shaped_token_quoted_from_the_users_draft_is_masked_and_the_answer_stands(
+    configured, reviewer_client, logged_in_client
+) -> None:
+    sid = _paste(reviewer_client, "Architecture proposal", DRAFT_WITH_TOKEN)
+    configured.default = gw.answer(lambda r: _review_quoting(r, _token_sentence(r)))
+    body = reviewer_client.post(
+        CHAT, {"question": REVIEW_QUESTION, "session_source_ids": [sid]}, format="json"
+    ).json()
+    assert body["state"] == "answered", body.get("diagnostic")
+    uploaded = next(x for x in body["lanes"] if x["label"] == "Uploaded session source says")
+    assert (
+        "pins the gateway client to build [masked: looks like a secret] for the pilot"
+        in uploaded["text"]
+    )
+    assert OWN_TOKEN not in json.dumps(body)
+
+    logged_in_client.cookies = reviewer_client.cookies
+    page = logged_in_client.post(
+        "/",
+        {"mode": "package_only", "question": REVIEW_QUESTION, "session_source_ids": [sid]},
+        follow=True,
+    )
+    html = page.content.decode()
+    assert "[masked: looks like a secret]" in html and OWN_TOKEN not in html
+
+
+def test_a_secret_shaped_token_the_provider_invents_is_still_withheld(
+    configured, reviewer_client
+) -> None:
+    sid = _paste(reviewer_client, "Architecture proposal", DRAFT_WITH_TOKEN)
+    configured.default = gw.answer(
+        lambda r: _review_quoting(r, _token_sentence(r).replace(OWN_TOKEN, INVENTED_TOKEN))
+    )
+    body = reviewer_client.post(
+        CHAT, {"question": REVIEW_QUESTION, "session_source_ids": [sid]}, format="json"
+    ).json()
+    assert body["state"] == "diagnostic" and body["review"] is None
+    assert (
+        "lane 'Uploaded session source says' contains text shaped like a secret "
+        "(high-entropy token)" in body["diagnostic"]
+    )
+    assert INVENTED_TOKEN not in json.dumps(body)
+
+
+def test_the_configured_key_is_withheld_even_when_the_users_draft_holds_it(
+    configured, reviewer_client
+) -> None:
+    """The key is never maskable-through: a draft that holds it does not make quoting it safe."""
+    sid = _paste(
+        reviewer_client,
+        "Architecture proposal",
+        DRAFT_WITH_TOKEN.replace(OWN_TOKEN, API_KEY),
+    )
+    configured.default = gw.answer(
+        lambda r: _review_quoting(
+            r,
+            next(
+                f"{line.strip()} [{u}]"
+                for u in r.sent_ids("U")
+                for line in r.source_text(u).splitlines()
+                if "release manifest" in line
+            ),
+        )
+    )
+    response = reviewer_client.post(
+        CHAT, {"question": REVIEW_QUESTION, "session_source_ids": [sid]}, format="json"
+    )
+    body = response.json()
+    assert body["state"] == "diagnostic" and body["lanes"] == []
+    assert "the answer contains the configured API key" in body["diagnostic"]
+    assert API_KEY.encode() not in response.content
