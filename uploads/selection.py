@@ -1,9 +1,9 @@
 """Which uploaded excerpts a run sends: relevant segments with anchors, after package grounding.
 
 Package grounding has first claim on the context budget; uploaded excerpts get what is left (up
-to their own cap). Sources that fit it go whole; larger ones give their most relevant segments, scored
-by the question's terms and the terms of the package criteria sent, taken in turns so that every
-selected source is represented. A source cut down, or kept in part at upload because the session's
+to their own cap). Sources that fit it go whole; larger ones give their most relevant segments,
+scored by the question's terms and the terms of the package criteria sent, taken in turns so that
+every selected source is represented. A source cut down, or kept in part at upload because the session's
 character budget was reached, is reported as truncated; a source that gets no excerpt at all is
 reported as refused for the run.
 """
@@ -113,7 +113,8 @@ def select(
     """Choose uploaded excerpts that fit what the package left of the budget.
 
     Sources that fit whole are sent whole. Otherwise at most ``max_excerpts`` segments are
-    chosen, in turns by relevance, and a source sent in part is reported truncated. ``required`` (source index, segment position) pairs, such as the segments holding a review's
+    chosen, in turns by relevance, and a source sent in part is reported truncated.
+    ``required`` (source index, segment position) pairs, such as the segments holding a review's
     evidence, go first, as far as the budget allows.
     """
     if not sources:

@@ -98,7 +98,7 @@ def redact_secrets(text: str, key: str = "") -> str:
 
 
 def replace_spans(text: str, spans: Sequence[tuple[str, int, int]], replacement: str) -> str:
-    """``text`` with each of ``spans`` (kind, start, end; overlaps merged) replaced by ``replacement``."""
+    """``text`` with each of ``spans`` (kind, start, end; overlaps merged) replaced."""
     ordered = sorted(spans, key=lambda s: (s[1], -s[2]))
     if not ordered:
         return text

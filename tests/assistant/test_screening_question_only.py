@@ -1,4 +1,4 @@
-"""The request screen reads the question only (issue #30, item 4): selecting a draft never changes it.
+"""The request screen reads the question only (issue #30, item 4): a selected draft changes nothing.
 
 docs/uploads.md says screening reads the question only. Before, a leading review request was set
 aside when a draft was selected and the rest was scored alone, so "... including environment
