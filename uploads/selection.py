@@ -1,9 +1,9 @@
 """Which uploaded excerpts a run sends: relevant segments with anchors, after package grounding.
 
 Package grounding has first claim on the context budget; uploaded excerpts get what is left (up
-to their own cap). Small sources go whole; larger ones give their most relevant segments, scored
-by the question's terms and the terms of the package criteria sent, taken in turns so that every
-selected source is represented. A source cut down, or kept in part at upload because the session's
+to their own cap). Sources that fit it go whole; larger ones give their most relevant segments,
+scored by the question's terms and the terms of the package criteria sent, taken in turns so that
+every selected source is represented. A source cut down, or kept in part at upload because the session's
 character budget was reached, is reported as truncated; a source that gets no excerpt at all is
 reported as refused for the run.
 """
@@ -23,7 +23,10 @@ from uploads.types import ExtractionRecord, SessionSource
 CONTEXT_TOKEN_BUDGET = 7_000
 UPLOADED_TOKEN_CAP = 5_000
 MAX_EXCERPTS = 16
-REF_OVERHEAD_TOKENS = 40
+# What one excerpt costs in the prompt beside its text and its title: the source fence, the
+# anchor, the record's fields and the authority note (measured at 56-58 tokens with the sample's
+# note). The title is rendered twice (as the source's title and its display title).
+REF_OVERHEAD_TOKENS = 60
 PACKAGE_TERMS = 60
 QUESTION_WEIGHT = 3
 # Review vocabulary that every proposal and every criterion shares; it says nothing about fit.
@@ -109,6 +112,8 @@ def select(
 ) -> UploadSelection:
     """Choose uploaded excerpts that fit what the package left of the budget.
 
+    Sources that fit whole are sent whole. Otherwise at most ``max_excerpts`` segments are
+    chosen, in turns by relevance, and a source sent in part is reported truncated.
     ``required`` (source index, segment position) pairs, such as the segments holding a review's
     evidence, go first, as far as the budget allows.
     """
@@ -119,7 +124,7 @@ def select(
     p_terms = package_terms(package_text)
     per_source: list[list[_Candidate]] = []
     for index, source in enumerate(sources):
-        overhead = REF_OVERHEAD_TOKENS + tokens.count(source.record.display_title)
+        overhead = REF_OVERHEAD_TOKENS + 2 * tokens.count(source.record.display_title)
         cands = []
         for position, segment in enumerate(source.segments):
             stems = set(content_stems(segment.text))
@@ -131,7 +136,9 @@ def select(
         per_source.append(cands)
 
     everything = [c for cands in per_source for c in cands]
-    if len(everything) <= max_excerpts and sum(c.cost for c in everything) <= available:
+    if sum(c.cost for c in everything) <= available:
+        # What fits the budget (each excerpt's overhead paid) goes whole: nothing is cut, so
+        # nothing is reported truncated, however many paragraphs the sources have.
         chosen = everything
     else:
         chosen = _round_robin(per_source, available, max_excerpts, required)

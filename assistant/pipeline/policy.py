@@ -98,14 +98,16 @@ class PolicyDecision:
         return self.refusal is not None
 
 
-def screen_intent(question: str, *, with_sources: bool = False) -> PolicyDecision:
+def screen_intent(question: str) -> PolicyDecision:
     """Refusals decided from the question alone, before any retrieval.
 
     The explicit source-boundary rules and the learnt intent model
-    (:mod:`assistant.screening`) decide on the question's plain spelling.
+    (:mod:`assistant.screening`) decide on the question's plain spelling. Selected session
+    sources do not change the decision: the same question is screened the same with or without
+    them (docs/uploads.md).
     """
     screening = artifact.get_screening()
-    decision = screen.decide(question, screening.intent, with_sources=with_sources)
+    decision = screen.decide(question, screening.intent)
     telemetry: dict[str, Any] = {
         "model": screening.fingerprint,
         "decided_by": f"rule:{decision.rule}" if decision.rule else "intent_model",

@@ -59,7 +59,8 @@ class RunBuilder:
         self.screening: dict[str, Any] = {}
         # The claim-level check of the provider's answer (assistant/verify/verification.py), once run.
         self.checked: dict[str, Any] = verification.telemetry(None)
-        # The criteria-driven review of the uploads, when the run reviews a draft.
+        # The criteria-driven review of the uploads, when the run reviews a draft: returned only
+        # with an answered run (a refused or withheld run has one outcome, not a review beside it).
         self.review: StructuredReview | None = None
 
     def record_completion(self, response: ProviderResponse) -> None:
@@ -77,7 +78,10 @@ class RunBuilder:
         return self._finish(RunState.REFUSED, refusal=refusal, citations=(), notices=())
 
     def diagnostic(self, message: str) -> Run:
-        """The provider failed or its answer failed the check: the citations sent, no text."""
+        """The provider failed or its answer failed the check: the citations sent, no text.
+
+        One outcome per run: a withheld answer carries no structured review beside it.
+        """
         return self._finish(RunState.DIAGNOSTIC, citations=self.sent, diagnostic=message)
 
     def answered(self, answer_lanes: tuple[Lane, ...]) -> Run:
@@ -98,7 +102,9 @@ class RunBuilder:
                 key=lambda c: (lanes.CITATION_CLASSES.index(c.citation_class), first[c.id]),
             )
         )
-        return self._finish(RunState.ANSWERED, citations=shown, answer_lanes=answer_lanes)
+        return self._finish(
+            RunState.ANSWERED, citations=shown, answer_lanes=answer_lanes, review=self.review
+        )
 
     # ------------------------------------------------------------------------ internals
     def _behaviors(self, *, refused: bool) -> list[str]:
@@ -120,6 +126,7 @@ class RunBuilder:
         notices: tuple[Notice, ...] | None = None,
         answer_lanes: tuple[Lane, ...] = (),
         diagnostic: str | None = None,
+        review: StructuredReview | None = None,
     ) -> Run:
         body = tm.summary(
             tm.TelemetryInput(
@@ -158,7 +165,7 @@ class RunBuilder:
             derivative_output_label=policy.DERIVATIVE_OUTPUT_LABEL,
             telemetry=body,
             diagnostic=diagnostic,
-            review=self.review,
+            review=review,
         )
         tm.log_run(run.run_id, body, state.value)
         tm.log_screening(run.run_id, self.screening)

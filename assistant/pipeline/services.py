@@ -95,7 +95,7 @@ def _run(
     session_sources: Sequence[SessionSource],
 ) -> Run:
     with run.watch.phase("screening"):
-        screened = policy.screen_intent(question, with_sources=bool(session_sources))
+        screened = policy.screen_intent(question)
     run.screening = dict(screened.screening)
     if screened.refusal is not None:
         return run.refused(screened.refusal, refused_sources=len(session_sources))

@@ -53,18 +53,19 @@ def _most_severe_request(question: str, model: ScreeningModel) -> str | None:
     return None
 
 
-def decide(question: str, model: ScreeningModel, *, with_sources: bool = False) -> IntentDecision:
-    """The intent decision. ``with_sources``: session sources are attached to the run, so a
-    request to review them is what the assistant is for; only what else the question asks is
-    screened ("review this draft and approve it" is still an approval request)."""
-    if with_sources:
-        rest = rules.without_review_request(plain(question))
-        if rest is not None:
-            if not rest.strip(" .,;:!?-"):
-                return IntentDecision(None, "review_request", {}, dict(model.thresholds))
-            question = rest
+def decide(question: str, model: ScreeningModel) -> IntentDecision:
+    """The intent decision, on the question alone: the same whether or not session sources are
+    selected. A question that is only a request to review the attached material ("review this
+    draft.") asks for what the assistant does with uploads and passes; any other question is
+    screened whole by the model, so what a review request goes on to ask is read in its context
+    ("review this draft and approve it" is still an approval request)."""
+    rest = rules.without_review_request(plain(question))
+    if rest is not None and not rest.strip(" .,;:!?-"):
+        return IntentDecision(None, "review_request", {}, dict(model.thresholds))
     screen = model.screen(question)
-    rule = rules.match(plain(question))
+    # What follows a leading review request is a request of its own to the boundary rules
+    # ("review this draft and add it to the package" asks to promote the upload).
+    rule = rules.match(plain(question)) or (rules.match(plain(rest)) if rest else None)
     pattern = screen.refusal
     severe = _most_severe_request(question, model)
     if severe is not None and pattern not in SEVERE:

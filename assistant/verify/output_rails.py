@@ -7,7 +7,8 @@ and at the sources it was sent.
   name, error messages) before it is logged, rendered or returned.
 - ``secret_kinds``: text shaped like a secret (the configured key, common key formats of
   gateways and clouds, bearer/basic credentials, PEM private keys, JWTs, long high-entropy
-  tokens). An answer carrying one is never shown; citation text has them redacted.
+  tokens). An answer carrying one is withheld unless the text is the user's own (quoted from an
+  upload, ``assistant.verify.verification``), when it is masked; citation text has them redacted.
 - ``approval_grants``: wording that grants, confirms or implies an approval ("approved",
   "signed off", "cleared", "compliant", "go ahead", "no further sign-off", "green light", "yes to
   go-live" ...), unless negated ("not approved", "approves nothing"). A claim carrying one is shown
@@ -21,8 +22,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 
 REDACTED = "[redacted]"
+CONFIGURED_KEY = "configured api key"
 
 # ------------------------------------------------------------------------------------ secrets
 _SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -73,9 +76,7 @@ def secret_spans(text: str, key: str = "") -> list[tuple[str, int, int]]:
     """Every secret-shaped span of ``text``: (kind, start, end)."""
     spans: list[tuple[str, int, int]] = []
     if key:
-        spans += [
-            ("configured api key", m.start(), m.end()) for m in re.finditer(re.escape(key), text)
-        ]
+        spans += [(CONFIGURED_KEY, m.start(), m.end()) for m in re.finditer(re.escape(key), text)]
     for kind, pattern in _SECRET_PATTERNS:
         spans += [(kind, m.start(), m.end()) for m in pattern.finditer(text)]
     spans += [
@@ -93,16 +94,21 @@ def secret_kinds(text: str, key: str = "") -> list[str]:
 
 def redact_secrets(text: str, key: str = "") -> str:
     """``text`` with every secret-shaped span replaced by ``[redacted]``."""
-    spans = sorted(secret_spans(text, key), key=lambda s: (s[1], -s[2]))
-    if not spans:
+    return replace_spans(text, secret_spans(text, key), REDACTED)
+
+
+def replace_spans(text: str, spans: Sequence[tuple[str, int, int]], replacement: str) -> str:
+    """``text`` with each of ``spans`` (kind, start, end; overlaps merged) replaced."""
+    ordered = sorted(spans, key=lambda s: (s[1], -s[2]))
+    if not ordered:
         return text
     out, last = [], 0
-    for _, start, end in spans:
+    for _, start, end in ordered:
         if start < last:
             start = last
         if start >= end:
             continue
-        out.append(text[last:start] + REDACTED)
+        out.append(text[last:start] + replacement)
         last = end
     return "".join(out) + text[last:]
 

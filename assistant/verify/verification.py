@@ -6,7 +6,9 @@ Every provider's answer takes this one path (``assistant.pipeline.services.answe
    from the model name and error messages) before anything is logged, rendered or returned;
 2. the gate (``assistant.verify.answer_check``) checks lanes, order and citation ids;
 3. lane text becomes plain text (``output_rails.plain_text``);
-4. output rails: no secret-shaped text, no approval that is not a verbatim quote of a source sent;
+4. output rails: no secret-shaped text the provider invented or the configured key (secret-shaped
+   text quoted verbatim from an uploaded excerpt sent is the user's own: it is masked, and the
+   answer stands), no approval that is not a verbatim quote of a source sent;
 5. claim support (lanes split into claims by ``assistant.verify.claims``, each scored by
    ``assistant.verify.claim_support``): below the threshold, ``strict`` withholds the
    answer with a diagnostic that names claims by lane and position only, ``annotate`` shows
@@ -32,6 +34,9 @@ from assistant.verify import claim_analysis, claim_support, claims, output_rails
 from assistant.verify.claim_support import SupportReport
 
 STRICT, ANNOTATE = "strict", "annotate"
+#: What a lane shows in place of secret-shaped text it quotes from the user's own upload.
+MASKED = "[masked: looks like a secret]"
+_TRAILING = ".,;:!?)]}'\"”’…"
 UNSUPPORTED_PREFIX = "(Unsupported: not found in the cited sources.)"
 # Citation fields that are identifiers or URLs checked elsewhere, not source prose.
 _UNTOUCHED_FIELDS = frozenset(
@@ -132,8 +137,9 @@ def verify(
         for lane in shape.lanes
     )
     problems: list[str] = list(leak_problem)
+    own = _uploaded_texts(request)
     for lane in shown:
-        kinds = output_rails.secret_kinds(lane.text, key)
+        kinds = sorted({kind for kind, _, _ in _invented_secrets(lane.text, key, own)})
         if kinds:
             problems.append(
                 f"lane '{lane.label}' contains text shaped like a secret ({', '.join(kinds)})"
@@ -148,7 +154,40 @@ def verify(
         return Verified((), tuple(dict.fromkeys(problems)), report)
     if report.unsupported:
         shown = _annotated(shown, report)
-    return Verified(shown, (), report)
+    return Verified(tuple(_masked(lane, key) for lane in shown), (), report)
+
+
+def _uploaded_texts(request: ProviderRequest) -> tuple[str, ...]:
+    """The uploaded excerpts sent, as a lane shows them: plain, whitespace collapsed, and with
+    square brackets as round ones too (the deterministic review lanes write them so)."""
+    texts = []
+    for text in (*(ref.text for ref in request.uploaded_refs), *request.page_joined_texts()):
+        flat = " ".join(output_rails.plain_text(text).split())
+        texts += [flat, flat.replace("[", "(").replace("]", ")")]
+    return tuple(texts)
+
+
+def _invented_secrets(text: str, key: str, own: Sequence[str]) -> list[tuple[str, int, int]]:
+    """The secret-shaped spans of ``text`` that are not the user's own quoted content.
+
+    A span is the user's own when it appears verbatim (whitespace collapsed, trailing punctuation
+    aside) in an uploaded excerpt that was sent. The configured API key is never the user's own,
+    wherever it appears, and neither is anything the provider wrote that no upload holds.
+    """
+    invented = []
+    for kind, start, end in output_rails.secret_spans(text, key):
+        span = " ".join(text[start:end].split()).rstrip(_TRAILING)
+        if kind == output_rails.CONFIGURED_KEY or not span or not any(span in t for t in own):
+            invented.append((kind, start, end))
+    return invented
+
+
+def _masked(lane: Lane, key: str) -> Lane:
+    """A checked lane with the user's own secret-shaped text masked (invented ones withheld it)."""
+    spans = output_rails.secret_spans(lane.text, key)
+    if not spans:
+        return lane
+    return dataclasses.replace(lane, text=output_rails.replace_spans(lane.text, spans, MASKED))
 
 
 def _unsupported_problem(score: claim_support.ClaimScore) -> str:

@@ -170,10 +170,10 @@ a leading clause set off by a comma) from the context the asker gives around it,
 package never uses counts differently in "We run Splunk; what must logs never contain?" and in
 "Which Splunk index should gateway logs go to?". Two authors (`reviewreq`, `reviewreq2`) wrote
 requests about the asker's own uploaded draft; their questions are marked `with_upload` and
-decided as the pipeline decides them with the draft selected: a request that opens by asking
-for a review of the draft is screened for intent on what else it asks, and is answered by the
-review against the package's declared criteria, so answerability is not applied to it; any
-other question is judged as without the upload. Answerability is trained without them, and the
+decided as the pipeline decides them with the draft selected: the intent screen reads the
+question alone, as it does for every question; a request that opens by asking for a review of
+the draft is answered by the review against the package's declared criteria, so answerability is
+not applied to it; any other question is judged as without the upload. Answerability is trained without them, and the
 intent thresholds are chosen on the questions asked without an upload.
 
 The cross-author figures hold every author out in turn: the intent weights, the thresholds

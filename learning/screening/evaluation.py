@@ -115,8 +115,8 @@ def decide_all(
 ) -> list[Decided]:
     decided = []
     for example in examples:
-        # As at run time: a request asked with the asker's draft selected is screened with it.
-        intent = screen.decide(example.question, intent_model, with_sources=example.with_upload)
+        # As at run time: the screen reads the question alone, with or without a draft selected.
+        intent = screen.decide(example.question, intent_model)
         if intent.pattern is not None:
             decided.append(Decided(example, intent.pattern))
             continue

@@ -121,9 +121,8 @@ def choose_thresholds(examples: Sequence[Example], probs: np.ndarray) -> dict[st
 def threshold_fit(examples: Sequence[Example], probs: np.ndarray) -> dict[str, float]:
     """Thresholds chosen on the questions asked without an upload.
 
-    A request asked with the asker's draft selected (``with_upload``) is screened after the
-    review request itself is set aside (``assistant/screening/screen.py``), so its scores as
-    written are not what the thresholds are compared with at run time.
+    The questions asked with the asker's draft selected (``with_upload``) are left out of the
+    choice, as the shipped thresholds were chosen; they are still learnt from by ``fit``.
     """
     keep = [i for i, e in enumerate(examples) if not e.with_upload]
     return choose_thresholds([examples[i] for i in keep], probs[keep])

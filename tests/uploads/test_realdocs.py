@@ -18,6 +18,7 @@ from pathlib import Path
 from statistics import median
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from assistant.domain import lanes
 from assistant.domain.modes import RunState
@@ -328,3 +329,23 @@ def test_accepted_pdf_text_overlaps_pdftotext(entry: dict) -> None:
 @needs_pdftotext
 def test_the_median_word_overlap_with_pdftotext_over_the_corpus() -> None:
     assert median(word_overlap(*_reference(e)) for e in PDFS) >= MEDIAN_WORD_OVERLAP_FLOOR
+
+
+REVIEWABLE_THROUGH_API = [e for e in _accepted_entries() if _id(e).endswith((".csv", ".pdf"))]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("entry", REVIEWABLE_THROUGH_API, ids=_id)
+def test_a_review_of_each_csv_and_pdf_through_the_api_is_answered(entry: dict, api_client) -> None:
+    """Issue #30: a review of the corpus's CSV and PDF files ends answered, never a diagnostic."""
+    upload = SimpleUploadedFile(_id(entry), (CORPUS / entry["file"]).read_bytes())
+    created = api_client.post("/api/session-sources", {"file": upload}, format="multipart")
+    assert created.status_code == 201, created.content
+    body = api_client.post(
+        "/api/source-grounded-chat",
+        {"question": REVIEW_QUESTION, "session_source_ids": [created.json()["session_source_id"]]},
+        format="json",
+    ).json()
+    assert body["state"] == "answered", body.get("diagnostic")
+    assert body["review"] is not None
+    assert any(c["citation_class"] == lanes.UPLOADED_CITATION for c in body["citations"])

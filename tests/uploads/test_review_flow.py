@@ -196,6 +196,32 @@ def test_truncation_is_reported_in_a_notice_and_telemetry() -> None:
     assert run.telemetry["tokens"]["uploaded_session_source_tokens"] <= 5_000 + 200
 
 
+def test_a_4500_character_draft_that_fits_gets_no_truncation_notice(api_client) -> None:
+    """Many short paragraphs (more than selection.MAX_EXCERPTS) that fit the budget go whole."""
+    paragraphs = [
+        f"Decision {n}: the data boundary for store {n} keeps records for {n} days, owned by team {n}."
+        for n in range(1, 60)
+    ]
+    draft = "\n\n".join(paragraphs)[:4_500].rsplit("\n\n", 1)[0]
+    assert 4_400 < len(draft) <= 4_500
+    created = api_client.post(
+        "/api/session-sources", {"title": "Store PRD", "text": draft}, format="json"
+    )
+    assert created.status_code == 201, created.content
+    body = api_client.post(
+        "/api/source-grounded-chat",
+        {"question": REVIEW_QUESTION, "session_source_ids": [created.json()["session_source_id"]]},
+        format="json",
+    ).json()
+    assert body["state"] == "answered", body.get("diagnostic")
+    assert "uploaded_source_truncated" not in [n["pattern"] for n in body["notices"]]
+    telemetry = body["telemetry"]
+    assert telemetry["truncated_uploaded_source_count"] == 0
+    assert telemetry["refused_uploaded_source_count"] == 0
+    assert telemetry["uploaded_refs_selected"] == draft.count("\n\n") + 1 > 16
+    assert telemetry["tokens"]["uploaded_session_source_tokens"] <= 5_000
+
+
 def test_without_sources_the_run_is_package_only_with_zero_upload_telemetry() -> None:
     run = services.answer(question=REVIEW_QUESTION)
     assert [lane.label for lane in run.lanes] == [lanes.PACKAGE_SAYS]
