@@ -9,7 +9,7 @@ from typing import Any
 from django.core.checks import CheckMessage, Warning, register
 
 from assistant.compose import unit_ranking
-from assistant.models import sparse, store
+from assistant.models import sparse, store, word_embedding
 from assistant.models.store import ModelNotReady
 from assistant.retrieval import question_memory, ranking
 from assistant.retrieval.context_pack import get_context_pack
@@ -30,6 +30,8 @@ LOADERS: dict[str, Callable[[], object]] = {
     "question_memory": _question_memory,
     "unit_ranker": unit_ranking.model,
     "evidence_model": criterion_evidence.model,
+    # Installed with the project, not built: a wheel without its weights fails here.
+    "word_embedding": word_embedding.model,
 }
 
 

@@ -1,13 +1,15 @@
 """Features of a (question, package section) pair, for the learned section ranker.
 
 Every feature is a property of the pair that holds for any package, not a word of this one:
-how much of the question the first-stage BM25 score, the heading, the artifact title, one unit
-of the section or the whole section covers (IDF-weighted); how close the two lie in the
-package's own latent space (``assistant/retrieval/section_space.py``); how likely the question is about
-the section's artifact (``assistant/screening/topics.py``, learnt from the screening corpus);
-how strongly the nearest labelled questions vote for it (``assistant/retrieval/question_memory.py``);
-whether the question names the heading or asks for the term the section defines; what kind of section it is (guidance,
-checklist, definition, example, anti-pattern) crossed with what the question asks for (a role,
+how much of the question the first-stage BM25 score, the heading, what the section is about
+(its artifact title and heading), one unit of the section or the whole section covers
+(IDF-weighted); how close the two lie in the package's own latent space
+(``assistant/retrieval/section_space.py``) and in a general word embedding, for the section's
+text and for its title and heading (``assistant/retrieval/section_embeddings.py``); how likely
+the question is about the section's artifact (``assistant/screening/topics.py``, learnt from
+the screening corpus); how strongly the nearest labelled questions vote for it
+(``assistant/retrieval/question_memory.py``); whether the question names the heading or asks
+for the term the section defines; what kind of section it is (guidance, checklist, definition, example, anti-pattern) crossed with what the question asks for (a role,
 a figure, a list, a definition, a reason, a method); and whether the section holds what that
 kind of question wants (a sentence naming a role that decides, a figure, a list or table).
 ``assistant/retrieval/ranking.py`` weighs them with the model ``learning/training/ranker.py`` learns.
@@ -51,7 +53,7 @@ FEATURES: tuple[str, ...] = (
     "heading_question_share",
     "heading_fully_named",
     "defines_question_term",
-    "title_question_share",
+    "about_question_share",
     "best_unit_share",
     "section_question_share",
     "bigram_share",
@@ -60,6 +62,8 @@ FEATURES: tuple[str, ...] = (
     "log_length",
     "warning_question_anti_pattern",
     "section_space_similarity",
+    "embedding_similarity",
+    "embedding_about_similarity",
     "heading_fully_named*kind:definition",
     "heading_fully_named*definition_question",
     "listing_question*log_list_items",
@@ -174,6 +178,16 @@ def _share(terms: frozenset[str], q: QuestionTerms, *, among: frozenset[str]) ->
     return sum(q.idf.get(t, 0.0) for t in terms & among) / q.weight
 
 
+@dataclass(frozen=True)
+class Closeness:
+    """Cosines of the question to the section: in the package's latent space, and in the word
+    embedding to the section's text and to its title and heading."""
+
+    space: float
+    text: float
+    about: float
+
+
 def vector(
     q: QuestionTerms,
     row: PackageRow,
@@ -182,7 +196,7 @@ def vector(
     first_stage_top: float,
     first_stage_rank: int | None,
     first_of_artifact: bool,
-    similarity: float,
+    closeness: Closeness,
     topic_probability: float,
 ) -> list[float]:
     """The feature vector of one candidate section, in ``FEATURES`` order."""
@@ -216,7 +230,7 @@ def vector(
         min(1.0, sum(heading_idf[t] for t in named) / q.weight) if heading_weight else 0.0,
         1.0 if fully_named else 0.0,
         1.0 if defines else 0.0,
-        _share(p.title, q, among=q.own),
+        _share(p.title | p.heading, q, among=q.own),
         best_unit,
         _share(p.stems, q, among=q.own),
         len(q.bigrams & p.bigrams) / len(q.bigrams) if q.bigrams else 0.0,
@@ -224,7 +238,9 @@ def vector(
         1.0 if row.topic == section_kinds.GLOSSARY_TOPIC else 0.0,
         math.log1p(p.length) / 6.0,
         1.0 if q.warn and kind == section_kinds.ANTI_PATTERN else 0.0,
-        similarity,
+        closeness.space,
+        closeness.text,
+        closeness.about,
         1.0 if fully_named and kind == section_kinds.DEFINITION else 0.0,
         1.0 if fully_named and q.qtype == question_types.DEFINITION else 0.0,
         math.log1p(p.list_items) / 3.0 if q.qtype == question_types.LISTING else 0.0,

@@ -2,10 +2,12 @@
 
 BM25 (``assistant/retrieval/index.py``) finds the candidate sections by shared words; it cannot tell
 the section that answers "Who decides the production go-live?" from one that mentions the same
-words. This module re-orders the candidates (BM25's leading rows, plus any section whose
-heading the question names) by a linear model over the pair features of
-``assistant/retrieval/rank_features.py``, learnt by ``manage.py build_ranker`` from the project's labelled
-questions (``data/ranking/``) into ``models/ranker.json``. A score is
+words. This module re-orders the candidates (BM25's leading rows, any section whose heading
+the question names, and the sections nearest the question in meaning) by a linear model over
+the pair features of ``assistant/retrieval/rank_features.py``, learnt by ``manage.py
+build_ranker`` (``learning/training/ranker.py``) from labelled questions about the sample and
+every converted public package, each package weighing the same, into ``models/ranker.json``.
+A score is
 the candidate's share of a softmax over the candidates, so "close to the best" is a ratio. It
 never removes a hit and never refuses.
 """
@@ -27,7 +29,7 @@ from django.conf import settings
 from assistant.domain.types import PackageRow
 from assistant.models.store import ModelNotReady
 from assistant.package import kinds as section_kinds
-from assistant.retrieval import question_memory, rank_features, section_space
+from assistant.retrieval import question_memory, rank_features, section_embeddings, section_space
 from assistant.retrieval.index import Hit, Index, SearchResult
 from assistant.screening.artifact import get_screening
 from core.text import content_stems
@@ -35,6 +37,9 @@ from core.text import content_stems
 DEPTH = 24
 # Sections taken from the package's latent space besides BM25's, for questions in other words.
 SEMANTIC_CANDIDATES = 8
+# Sections closest to the question in the general word embedding
+# (assistant/retrieval/section_embeddings.py).
+EMBEDDING_CANDIDATES = 8
 # Sections the nearest labelled questions voted for, besides both (assistant/retrieval/question_memory.py).
 REMEMBERED_CANDIDATES = 5
 MODEL_PATH = Path(settings.AICD_MODEL_DIR) / "ranker.json"
@@ -119,8 +124,8 @@ def candidates(
 ) -> list[Candidate]:
     """BM25's leading rows, the rows the question names by heading, the sections of the artifact
     the question is most likely about (the topic classifier), the sections closest to it in
-    the package's latent space and those the nearest labelled questions were answered from, with
-    their features. The last three reach a section a question asks about in other words than
+    the package's latent space and in the general word embedding, and those the nearest labelled
+    questions were answered from, with their features. The last three reach a section a question asks about in other words than
     the package's ("who's on the hook" for an owner).
 
     ``q`` is the question analysed against ``index`` (``rank_features.analyse``), when the caller
@@ -128,6 +133,8 @@ def candidates(
     q = q or rank_features.analyse(index, question)
     space = section_space.for_index(index)
     q_vector = space.question_vector(question)
+    embedded = section_embeddings.for_index(index)
+    q_embedding = section_embeddings.question_vector(question)
     topic_of = get_screening().topics.probabilities(question)
     first = _first_rows(index)
     top = result.top_score or 1.0
@@ -138,9 +145,22 @@ def candidates(
         *_headed_rows(index, q.own, q.term),
         *_topic_rows(index, topic_of),
         *(_rows_by_id(index)[i] for i in space.nearest(q_vector, SEMANTIC_CANDIDATES)),
+        *(_rows_by_id(index)[i] for i in embedded.nearest(q_embedding, EMBEDDING_CANDIDATES)),
         *_remembered_rows(index, q.votes),
     ):
         pool.setdefault(row.row_id, (Hit(row=row, score=0.0, matched_terms=()), None))
+    text_similarity = embedded.texts @ q_embedding
+    about_similarity = embedded.abouts @ q_embedding
+
+    def closeness(row: PackageRow) -> rank_features.Closeness:
+        i = embedded.position(row.row_id)
+        space_cosine = space.similarity(q_vector, row)
+        if i is None:
+            return rank_features.Closeness(space_cosine, 0.0, 0.0)
+        return rank_features.Closeness(
+            space_cosine, float(text_similarity[i]), float(about_similarity[i])
+        )
+
     return [
         Candidate(
             hit,
@@ -151,7 +171,7 @@ def candidates(
                 first_stage_top=top,
                 first_stage_rank=rank,
                 first_of_artifact=hit.row.row_id in first,
-                similarity=space.similarity(q_vector, hit.row),
+                closeness=closeness(hit.row),
                 topic_probability=topic_of.get(hit.row.topic, 0.0),
             ),
         )

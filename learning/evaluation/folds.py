@@ -11,9 +11,9 @@ package's questions and served while its questions are asked:
   against its own package;
 - the artifact topic classifier only knows the sample's artifacts: when the sample is held out
   it is replaced by one that knows no topic;
-- the section ranker is the shipped one (trained on the sample's questions only) for a converted
-  package; for the sample it is trained on the converted packages' questions, with the
-  labelled-question memory (the sample's questions) hidden throughout.
+- the section ranker, which learns from every package's questions (``learning.training.ranker``),
+  is refitted without the held-out package's questions; the labelled-question memory (the
+  sample's questions) is hidden throughout, so no fold hears the sample's askers.
 
 The unit ranker and the criterion evidence model were trained on the sample package's data only,
 so the sample's row reads them in-package; docs/evaluation.md says so.
@@ -33,7 +33,6 @@ from assistant.screening.artifact import Screening
 from assistant.screening.model import CLASSES
 from assistant.screening.topics import TopicModel
 from learning.evaluation import answers, lopo
-from learning.evaluation.answers import AnswerQuestion
 from learning.evaluation.packages import SAMPLE, PackageSet
 from learning.screening import answerability as answerability_training
 from learning.screening import corpus, training
@@ -77,25 +76,13 @@ def fold_screening(
     return Screening(intent, answerability, f"fold-without-{held_out}", topics)
 
 
-def _answer_questions(package: PackageSet) -> list[AnswerQuestion]:
-    return [
-        AnswerQuestion(q.id, q.author, q.question, q.sections, q.key_facts, "")
-        for q in package.questions
-        if q.answerable and q.sections
-    ]
-
-
-def sample_fold_ranker(
-    converted: Sequence[PackageSet], hidden: frozenset[str]
-) -> ranking.RankerModel:
-    """The section ranker of the sample's fold: trained on the converted packages only."""
-    labelled = []
-    for package in converted:
-        with lopo.serving(package.pack):
-            labelled += ranker_training.labelled(
-                package.pack.index, _answer_questions(package), hidden=hidden
-            )
-    return ranker_training.fit(labelled)
+def fold_rankers(packages: Sequence[PackageSet]) -> dict[str, ranking.RankerModel]:
+    """Each package's section ranker, fitted on every other package's labelled questions
+    (searched once; only the fit is repeated)."""
+    examples = ranker_training.by_package([p for p in packages if p.slug != SAMPLE])
+    return {
+        p.slug: ranker_training.fit(ranker_training.without(examples, p.slug)) for p in packages
+    }
 
 
 @contextlib.contextmanager
@@ -121,12 +108,12 @@ def leave_one_package_out(packages: Sequence[PackageSet]) -> list[lopo.PackageFi
     sample_authors |= frozenset(
         q.author for path in ranker_training.training_sets() for q in answers.load(path)
     )
+    with question_memory.excluding(sample_authors):
+        rankers = fold_rankers(packages)
     results = []
     for package in packages:
         screening = fold_screening(package.slug, examples, measured, shipped)
-        ranker = None
-        if package.slug == SAMPLE:
-            ranker = sample_fold_ranker([p for p in packages if p.slug != SAMPLE], sample_authors)
+        ranker = rankers[package.slug]
         with serving_fold(screening, ranker), question_memory.excluding(sample_authors):
             results.append(lopo.evaluate(package))
     return results

@@ -31,7 +31,7 @@ class Command(BaseCommand):
                 )
         else:
             memory.publish()
-        model, about = ranker_training.train(cross_author=not options["check"])
+        model, about = ranker_training.train(cross_package=not options["check"])
         text = model.to_json(**about) + "\n"
         if options["check"]:
             check_committed(ranking.MODEL_PATH, text, "build_ranker", _same)
@@ -42,14 +42,19 @@ class Command(BaseCommand):
             "ranker",
             [ranking.MODEL_PATH.name],
             schema=ranking.schema(),
-            data=corpora.fingerprint(ranker_training.training_sets()),
+            data=corpora.fingerprint(ranker_training.data_files()),
         )
         ranking.model.cache_clear()
+        cross = about["out_of_package_hit_at_1"]
+        read = "; ".join(
+            f"{slug} {figures['ranker']} (BM25 {figures['bm25']})"
+            for slug, figures in cross.items()  # type: ignore[attr-defined]
+        )
         self.stdout.write(
             self.style.SUCCESS(
                 f"Ranker trained on {about['questions']} questions from "
-                f"{', '.join(about['trained_on'])} (each set scored by a model trained "  # type: ignore[arg-type]
-                f"without it, hit@1: {about['cross_author_hit_at_1']}) -> {ranking.MODEL_PATH}"
+                f"{len(about['trained_on'])} packages (each package read by a model trained "  # type: ignore[arg-type]
+                f"without it, hit@1: {read}) -> {ranking.MODEL_PATH}"
             )
         )
 
