@@ -264,3 +264,32 @@ def test_task_list_boxes_are_not_part_of_the_item(tmp_path: Path) -> None:
         ("Budget for the first month agreed", "amount"),
     ]
     assert criteria[0].evidence_expected == "Backups restored once in staging"
+
+
+@pytest.mark.django_db
+def test_the_chat_page_shows_the_derived_checklist(served_launch: None, logged_in_client) -> None:
+    import re
+    from html import unescape
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    logged_in_client.post(
+        "/session-sources/add",
+        {"file": SimpleUploadedFile("help-page-proposal.md", DRAFT.encode()), "title": ""},
+    )
+    html = logged_in_client.post(
+        "/",
+        {
+            "mode": "package_only",
+            "question": "Review this draft against the launch checklist.",
+            "session_source_ids": ["session-file-001"],
+        },
+        follow=True,
+    ).content.decode()
+    rows = re.findall(r'<tr class="finding finding-([a-z-]+)".*?</tr>', html, re.S)
+    assert rows == ["missing", "pass", "pass"]
+    missing = re.search(r'<tr class="finding finding-missing".*?</tr>', html, re.S)
+    assert missing is not None
+    text = " ".join(unescape(re.sub(r"<[^>]+>", " ", missing.group(0))).split())
+    assert text.startswith("Rollback plan missing Not found in the draft.")
+    assert 'href="/html/launch.md#launch-checklist"' in missing.group(0)
