@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.text import slugify
 
 from assistant.domain.types import PackageRow
-from assistant.package import criteria, declared_version, safe_yaml
+from assistant.package import checklist_criteria, declared_version, safe_yaml
 from assistant.package import kinds as section_kinds
 from assistant.package import options as package_options
 from assistant.package.anchors import PageAnchors, slug
@@ -191,7 +191,7 @@ def load_package(root: Path) -> Package:
             )
         topics[artifact.topic] = rel
         artifacts.append(artifact)
-    problems.extend(criteria.problems(artifacts))
+    problems.extend(checklist_criteria.problems(artifacts))
     problems.extend(declared_version.problems(artifacts))
     if problems:
         raise PackageError(problems, warnings + [w for a in artifacts for w in a.warnings])

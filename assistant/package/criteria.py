@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 DRAFT_KINDS = ("prd", "poc_proposal", "architecture_proposal")
 REQUIRED_ELEMENTS = ("person", "number", "amount", "date", "confirmation")
 NAME_COLUMNS = ("item", "criterion")
+DECLARED_KEY = "review_criteria"
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ def _declared_criteria(
     artifact: Artifact, sections: dict[str, Section], problems: list[str]
 ) -> list[Criterion]:
     """The criteria of an artifact's ``review_criteria``; each problem appended to ``problems``."""
-    declared = artifact.meta.get("review_criteria")
+    declared = artifact.meta.get(DECLARED_KEY)
     if declared is not None and not isinstance(declared, dict):
         problems.append(
             f"{artifact.source_path}: review_criteria must map section headings to their settings"

@@ -17,8 +17,9 @@ from django.conf import settings
 
 from assistant.domain.types import PackageRow
 from assistant.models.store import ModelNotReady
+from assistant.package import checklist_criteria
 from assistant.package.artifacts import Package, package_inputs, package_version
-from assistant.package.criteria import ReviewCriteria, collect
+from assistant.package.criteria import ReviewCriteria
 from assistant.package.declared_version import VersionLabel, label
 from assistant.package.expansion import Expansion
 from assistant.retrieval.index import Index
@@ -84,7 +85,7 @@ def build(package: Package) -> ContextPack:
         rows=rows,
         index=Index.build(rows, expansion),
         artifacts=artifacts,
-        review=collect(package.artifacts)[0],
+        review=checklist_criteria.collect(package.artifacts)[0],
         declared_version=package.declared_version,
     )
 

@@ -30,13 +30,19 @@ MIN_FURTHER_GAIN = 2
 # Coverage at which alignment stops looking for more sentences.
 ENOUGH_COVERAGE = 0.95
 
+# The item labels of the missing-evidence lane (assistant/review/criteria_lanes.py): the lane's
+# own words, never a name the sources must hold.
+_MISSING_ITEM_LABEL = re.compile(
+    r"^[\s*_]*(?:missing|evidence to complete|blocker to resolve)\s*(?:\*\*|__)?\s*:", re.I
+)
 _CAPITALISED = re.compile(r"(?<![\w'’])[A-Z][A-Za-z0-9]*(?:[-&.][A-Za-z0-9]+)*")
 
 
 def entities(body: str, analyzer: Analyzer) -> set[str]:
     """Capitalised names in a claim: any capitalised word not opening the sentence, and an opening
     word that is an acronym or mixed-case name, or that the package's vocabulary never uses."""
-    text = IMPLICATION_LABEL.sub("", body, count=1).lstrip(" \"'“‘(*_")
+    text = IMPLICATION_LABEL.sub("", body, count=1)
+    text = _MISSING_ITEM_LABEL.sub("", text, count=1).lstrip(" \"'“‘(*_")
     found = set()
     for m in _CAPITALISED.finditer(text):
         word = m.group(0).rstrip(".")

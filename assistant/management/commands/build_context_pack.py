@@ -3,7 +3,8 @@
 Errors (the package cannot load) fail the command; warnings (it loads but will read badly:
 intro text folded into an overview, heading-only or empty sections, placeholder headings,
 renamed duplicate anchors, very long sections or anchors) are listed, each with its file, and
-the command still succeeds.
+the command still succeeds. For a package that declares no review criteria, how many were
+derived from its checklist sections is reported as information.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from assistant.package.artifacts import PackageError, load_package
+from assistant.package import checklist_criteria
+from assistant.package.artifacts import Package, PackageError, load_package
 from assistant.retrieval import context_pack
 
 
@@ -39,6 +41,7 @@ class Command(BaseCommand):
                 f"The package in {package_dir} is broken ({len(exc.problems)} problem(s)):\n{lines}"
             ) from None
         self._warn(package.warnings)
+        self._derived(package)
         rows = package.rows()
         summary = f"{len(package.artifacts)} artifacts, {len(rows)} sections, package version {package.version}"
         if options["check"]:
@@ -48,6 +51,19 @@ class Command(BaseCommand):
         context_pack.write(context_pack.build(package), out)
         context_pack.reset_cache()
         self.stdout.write(self.style.SUCCESS(f"Context pack built: {summary} -> {out}"))
+
+    def _derived(self, package: Package) -> None:
+        """How many review criteria the package's checklists give, when it declares none."""
+        derived = checklist_criteria.collect(package.artifacts)[2]
+        if not derived.criteria:
+            return
+        note = f"{len(derived.criteria)} review criteria derived from checklist sections"
+        if derived.left_out:
+            note += (
+                f" ({derived.left_out} further checklist item(s) left out: at most "
+                f"{checklist_criteria.MAX_DERIVED} are derived)"
+            )
+        self.stdout.write(f"{note}; the package declares none.")
 
     def _warn(self, warnings: list[str]) -> None:
         """List what will read badly (on stdout: warnings never fail the command)."""
