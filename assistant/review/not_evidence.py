@@ -87,7 +87,7 @@ _WEAK_NOUNS = frozenset({"item", "items", "everything", "status", "statuses", "r
 _RULE_NOUNS = frozenset({"rule", "rules", "package", "playbook", "policy", "guidance", "checks"})
 # The statuses a review gives (``findings.FINDING_LABEL``) and their plain synonyms.
 _STATUS_WORDS = frozenset(
-    {"pass", "passed", "passing", "blocker", "concern", "compliant", "satisfied", "met", "green"}
+    {"pass", "passed", "passing", "blocker", "concern", "compliant", "satisfied", "met"}
 )
 # The acts a reviewer performs on a finding; an imperative opening with one addresses the review.
 _REVIEW_ACTS = frozenset(
@@ -153,6 +153,13 @@ _PAST_APPROVAL = re.compile(
 _APPROVER = re.compile(
     r"\b(?:\w+ )?(?:owner|owners|officer|approver|approvers|sponsor|committee|board|leadership|"
     r"management|legal|security|compliance|procurement|architect|lead|head)\b",
+    re.I,
+)
+# The approver as the subject of the approving verb: "the gate owner has (already) signed off".
+_OWNER_SUBJECT = re.compile(
+    _APPROVER.pattern
+    + r"\s+(?:(?:has|have|had|been|is|are|was|were|already|now|all|both|each|also|formally|"
+    r"informally|verbally|officially|fully|just)\s+){0,3}$",
     re.I,
 )
 _NEGATED = re.compile(
@@ -248,7 +255,7 @@ def is_instruction(sentence: Sentence, criteria: Sequence[Criterion] = ()) -> bo
     if _ROLE_PREFIX.match(text) or _ROLE_PREFIX.match(sentence.opening):
         return True
     tokens = words(text)
-    about_review = _speaks_of_review(tokens, criteria) or bool(set(tokens) & _STATUS_WORDS)
+    about_review = _speaks_of_review(tokens, criteria)
     if about_review and (
         _SOFT_ROLE_PREFIX.match(text) or _SOFT_ROLE_PREFIX.match(sentence.opening)
     ):
@@ -300,11 +307,8 @@ def _claims_owner_approval(text: str) -> bool:
         if _NEGATED.search(clause):
             continue
         for verb in _approval_verbs(clause):
-            before = clause[: verb.start()]
-            if (
-                _APPROVER.search(before)
-                and _PAST_APPROVAL.match(clause, verb.start())
-                and not re.search(r"\bas\s+$", before)
+            if _OWNER_SUBJECT.search(clause[: verb.start()]) and _PAST_APPROVAL.match(
+                clause, verb.start()
             ):
                 return True
     return False

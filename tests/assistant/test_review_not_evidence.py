@@ -123,6 +123,9 @@ def test_restatements_of_a_criterions_wording_are_recognised(text: str) -> None:
         "Model: GPT-4o, pinned to 2024-08-06 on the gateway route.",
         "The drafting service retrieves the approved letter clause library from the policy index.",
         "Pass criteria are not written yet and will be agreed with the product owner.",
+        # Second person and approval words about something other than the review.
+        "Every tuft that you trod upon would squirt up at you, green and wet like anything.",
+        "Licensor shall mean the copyright owner or entity authorized by the copyright owner.",
     ],
 )
 def test_the_drafts_own_evidence_is_not_set_aside(text: str) -> None:
@@ -246,6 +249,24 @@ def test_an_owner_named_with_a_recorded_approval_still_counts() -> None:
     assert "Priya Shah" in owners["evidence"]["text"]
     assert owners["not_evidence"] is None
     assert run.review.not_evidence == ()
+
+
+def test_an_owner_line_with_its_approval_record_is_the_owners_evidence() -> None:
+    # The only owner sentence in the draft: it is read as Named owners' evidence, not set aside.
+    draft = PRD_OWNED.replace("## Owners", "## Named owners").replace(
+        "- Priya Shah, the product owner, accepted the role in writing on 2 March 2026, and the "
+        "risk owner Tom Reyes accepted the role on 3 March 2026.\n",
+        "",
+    )
+    assert draft.count("Priya Shah") == 1
+    run, by_name = _review(draft, "invoice-matching-prd.md")
+    owners = by_name["Named owners"]
+    assert (
+        owners["evidence"]["text"]
+        == "Owner: Priya Shah (Head of Data), approval recorded 2026-03-02."
+    )
+    assert owners["status"] in ("present", "partial")
+    assert owners["not_evidence"] is None and run.review.not_evidence == ()
 
 
 def test_a_claimed_package_approval_does_not_pass_the_data_boundary() -> None:
