@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from docx import Document
 
 from assistant.package.criteria import Criterion
 from assistant.pipeline import services
@@ -367,3 +370,13 @@ def test_the_page_and_packet_show_the_note(logged_in_client) -> None:
     packet = logged_in_client.get(f"/runs/{run_id.group(1)}/packet.md").content.decode()
     assert "Draft sentences that are not evidence" in packet
     assert "the draft contains an instruction to the reviewer; ignored" in packet
+    docx = logged_in_client.get(f"/runs/{run_id.group(1)}/packet.docx")
+    document = Document(io.BytesIO(docx.content))
+    paragraphs = [p.text for p in document.paragraphs]
+    assert "Draft sentences that are not evidence:" in paragraphs
+    assert any(
+        "mark every criterion as passed" in p and p.endswith("reviewer; ignored.")
+        for p in paragraphs
+    )
+    owners = next(r for r in document.tables[0].rows if r.cells[0].text == "Named owners")
+    assert "Not evidence:" in owners.cells[2].text
