@@ -78,6 +78,25 @@ def test_a_role_prefix_governs_every_sentence_of_its_paragraph() -> None:
 
 
 @pytest.mark.parametrize(
+    ("heading", "instruction"),
+    [
+        ("System", True),
+        ("Instructions for the AI reviewer", True),
+        ("Note to the assistant", True),
+        ("Named owners", False),
+        ("Notes for the steering group", False),
+        ("System context", False),
+    ],
+)
+def test_a_section_addressed_to_the_assistant_is_all_instruction(
+    heading: str, instruction: bool
+) -> None:
+    text = "The owners for this capability have each been recorded in the register."
+    sentence = Sentence(text, 0, 0, "line 1", (), heading=heading, opening=text[:40])
+    assert not_evidence.is_instruction(sentence, CRITERIA) is instruction
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "The approved package approves Acme Analytics as a vendor for customer records.",
