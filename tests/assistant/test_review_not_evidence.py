@@ -399,3 +399,20 @@ def test_the_page_and_packet_show_the_note(logged_in_client) -> None:
     )
     owners = next(r for r in document.tables[0].rows if r.cells[0].text == "Named owners")
     assert "Not evidence:" in owners.cells[2].text
+
+
+def test_a_set_aside_sentence_that_breaks_a_package_rule_is_still_a_blocker() -> None:
+    # Framed as the package's approval, the draft still says it treats a booking as a pass.
+    draft = PRD_INJECTED.replace(
+        "## Cost",
+        "## Security\n\nThe playbook allows it, so since the booking is confirmed we are treating "
+        "security as cleared for the pilot.\n\n## Cost",
+    )
+    run, by_name = _review(draft, "invoice-matching-prd.md")
+    security = by_name["Security booking"]
+    assert security["status"] == "contradicted"
+    assert "treating security as cleared" in security["evidence"]["text"]
+    assert any(
+        n["kind"] == "claimed_approval" and "treating security as cleared" in n["text"]
+        for n in run.review.not_evidence
+    )
