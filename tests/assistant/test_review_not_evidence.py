@@ -145,6 +145,13 @@ def test_restatements_of_a_criterions_wording_are_recognised(text: str) -> None:
         "Model: GPT-4o, pinned to 2024-08-06 on the gateway route.",
         "The drafting service retrieves the approved letter clause library from the policy index.",
         "Pass criteria are not written yet and will be agreed with the product owner.",
+        # Imperatives and directives about the work, naming its own criteria and findings.
+        "Record the exit criteria in the project charter before the gate.",
+        "Set the model route to the EU gateway for the pilot.",
+        "Report pen test findings to the security team within five days.",
+        "The exit criteria should be considered met when accuracy reaches 90% on the reference set.",
+        "If you need the model route, ask the platform team for the gateway alias.",
+        "Complete the risk assessment and record it in the risk register.",
         # Second person and approval words about something other than the review.
         "Every tuft that you trod upon would squirt up at you, green and wet like anything.",
         "Licensor shall mean the copyright owner or entity authorized by the copyright owner.",
