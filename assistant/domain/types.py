@@ -94,9 +94,16 @@ class StructuredReview:
 
     draft_kind: str
     criteria: tuple[dict[str, Any], ...]
+    #: The draft's sentences that are never evidence (an instruction to the reviewer, a claimed
+    #: approval, a restated criterion), each with its location and a plain note.
+    not_evidence: tuple[dict[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"draft_kind": self.draft_kind, "criteria": [dict(c) for c in self.criteria]}
+        return {
+            "draft_kind": self.draft_kind,
+            "criteria": [dict(c) for c in self.criteria],
+            "not_evidence": [dict(n) for n in self.not_evidence],
+        }
 
 
 @dataclass(frozen=True)

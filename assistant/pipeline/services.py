@@ -140,7 +140,11 @@ def _run(
     if review is not None:
         run.review = verification.safe_review(
             review_findings.findings(
-                review.kind, request.criteria or review.checks, session_sources, pack.row
+                review.kind,
+                request.criteria or review.checks,
+                session_sources,
+                pack.row,
+                review.set_aside,
             )
         )
     run.usage = dataclasses.replace(

@@ -7,6 +7,8 @@ never evidence) and gives each criterion one status:
 
 - **present**, **partial**, **missing** or **contradicted**, each criterion assessed on every
   sentence (``assistant/review/criterion_assessment.py``, sentences from ``assistant/review/upload_sentences.py``);
+- a sentence that is never evidence (an instruction to the reviewer, a claimed approval, a
+  restated criterion: ``assistant/review/not_evidence.py``) is reported, never read as evidence;
 - **not covered**: an aspect the question asks to have checked that falls under no declared
   criterion (``assistant/review/aspects.py``); the package's own "not covered" row is cited.
 
@@ -24,8 +26,16 @@ from dataclasses import dataclass
 from assistant.package.criteria import Criterion, ReviewCriteria
 from assistant.package.expansion import Expansion
 from assistant.review import aspects as review_aspects
-from assistant.review.criterion_assessment import NOT_COVERED, Check, assess
+from assistant.review import criterion_evidence
+from assistant.review.criterion_assessment import (
+    NOT_COVERED,
+    Check,
+    assess_sentences,
+    never_evidence,
+)
 from assistant.review.draft_kinds import draft_kind
+from assistant.review.not_evidence import SetAside
+from assistant.review.upload_sentences import sentences
 from core.text import stems
 from uploads.types import SessionSource
 
@@ -37,6 +47,9 @@ class Plan:
     kind: str
     checks: tuple[Check, ...]
     row_ids: tuple[str, ...]
+    #: Every draft sentence that is never evidence (``assistant/review/not_evidence.py``), in
+    #: draft order: the review reports each one.
+    set_aside: tuple[SetAside, ...] = ()
 
     @property
     def evidence_positions(self) -> frozenset[tuple[int, int]]:
@@ -102,9 +115,12 @@ def plan(
         return None
     kind = draft_kind(question, sources)
     wanted, uncovered = asked(question, kind, review, expansion)
-    checks = tuple(assess(review, kind, sources, also=wanted))
-    if not checks:
+    criteria = tuple(dict.fromkeys((*review.for_kind(kind), *wanted)))
+    if not criteria:
         return None
+    found = sentences(sources)
+    aside = never_evidence(review, criteria, found)
+    checks = tuple(assess_sentences(review, criteria, found, criterion_evidence.model(), aside))
     checks += tuple(Check(c, NOT_COVERED) for c in uncovered)
     row_ids = tuple(
         dict.fromkeys(
@@ -112,4 +128,4 @@ def plan(
             + [c.prohibition.row_id for c in checks if c.prohibition]
         )
     )
-    return Plan(kind, checks, row_ids)
+    return Plan(kind, checks, row_ids, tuple(aside[i] for i in sorted(aside)))

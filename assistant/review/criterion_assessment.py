@@ -7,17 +7,23 @@
 - **partial**: the best sentence holds a key term but lacks the element, or hedges;
 - **missing**: no sentence of the whole upload holds any key term.
 
+A sentence that speaks to the review rather than about the work (an instruction to the reviewer,
+a claimed approval, a restated criterion: ``not_evidence.py``) is never read as a criterion's
+evidence; the check names it when it would otherwise have been. A prohibition is still matched
+on every sentence: a draft's own account of what it does can break a rule however it is framed.
+
 Matching is on stemmed phrases, never on single shared words of the question.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from assistant.package.criteria import Criterion, Prohibition, ReviewCriteria
-from assistant.review import criterion_evidence
+from assistant.review import criterion_evidence, not_evidence
 from assistant.review.upload_sentences import Sentence, sentences
 from core.text import stems
 from uploads.types import SessionSource
@@ -71,6 +77,8 @@ class Check:
     continued_id: str = ""
     pid: str = ""
     rule_pid: str = ""
+    #: The draft sentence this criterion would have read as evidence, set aside as never evidence.
+    set_aside: not_evidence.SetAside | None = None
 
 
 def _positions(seq: tuple[str, ...], phrase: tuple[str, ...]) -> list[int]:
@@ -136,8 +144,11 @@ def pair_features(
     )
 
 
-def _by_terms(criterion: Criterion, found: Sequence[Sentence]) -> Sentence | None:
+def _by_terms(
+    criterion: Criterion, found: Sequence[Sentence], aside: Mapping[int, not_evidence.SetAside]
+) -> tuple[Sentence | None, not_evidence.SetAside | None]:
     best: tuple[int, int, Sentence] | None = None
+    best_all: tuple[int, int, int] | None = None
     for order, s in enumerate(found):
         terms = _term_score(s, criterion)
         if not terms:
@@ -145,9 +156,20 @@ def _by_terms(criterion: Criterion, found: Sequence[Sentence]) -> Sentence | Non
         score = (
             terms + (3 if _has_element(s, criterion) else 0) - (3 if _HEDGE.search(s.text) else 0)
         )
+        if best_all is None or score > best_all[0]:
+            best_all = (score, -order, order)
+        if order in aside:
+            continue
         if best is None or score > best[0]:
             best = (score, -order, s)
-    return best[2] if best else None
+    return best[2] if best else None, _passed_over(best_all, aside)
+
+
+def _passed_over(
+    best_all: tuple[Any, ...] | None, aside: Mapping[int, not_evidence.SetAside]
+) -> not_evidence.SetAside | None:
+    """The set-aside sentence that would have been the evidence, when the best of all was one."""
+    return aside.get(best_all[-1]) if best_all is not None else None
 
 
 def _evidence(
@@ -155,25 +177,35 @@ def _evidence(
     found: Sequence[Sentence],
     model: criterion_evidence.EvidenceModel | None,
     parts: Sequence[criterion_evidence.SentenceParts] = (),
-) -> Sentence | None:
-    """The sentence a criterion's status rests on, or None when the draft holds no evidence.
+    aside: Mapping[int, not_evidence.SetAside] | None = None,
+) -> tuple[Sentence | None, not_evidence.SetAside | None]:
+    """The sentence a criterion's status rests on (None when the draft holds no evidence), and
+    the set-aside sentence that would have been chosen in its place (None when none would).
 
     With the learnt evidence model, the candidates are the sentences it scores at or above its
     threshold and those the draft files under the criterion by heading or label, and a complete one (element present, no hedge) is preferred over a likelier
-    incomplete one; without a model, the sentence holding the most declared terms.
+    incomplete one; without a model, the sentence holding the most declared terms. Sentences in
+    ``aside`` (by index) are never chosen.
     """
+    aside = aside or {}
     if model is None:
-        return _by_terms(criterion, found)
+        return _by_terms(criterion, found, aside)
     best: tuple[bool, float, int, Sentence] | None = None
+    best_all: tuple[bool, float, int, int] | None = None
     for order, s in enumerate(found):
         read = parts[order] if parts else criterion_evidence.SentenceParts.of(s)
         p = model.probability(pair_features(s, criterion, read))
         if p < model.threshold and not criterion_evidence.labelled_for(s, criterion, read):
             continue
-        key = (_complete(s, criterion), p, -order, s)
+        complete = _complete(s, criterion)
+        if best_all is None or (complete, p, -order) > best_all[:3]:
+            best_all = (complete, p, -order, order)
+        if order in aside:
+            continue
+        key = (complete, p, -order, s)
         if best is None or key[:3] > best[:3]:
             best = key
-    return best[3] if best else None
+    return best[3] if best else None, _passed_over(best_all, aside)
 
 
 def assess(
@@ -187,13 +219,28 @@ def assess(
     return assess_sentences(review, criteria, sentences(sources), criterion_evidence.model())
 
 
+def never_evidence(
+    review: ReviewCriteria, criteria: Sequence[Criterion], found: Sequence[Sentence]
+) -> dict[int, not_evidence.SetAside]:
+    """The sentences of ``found`` (by index) no criterion reads: restatements are measured
+    against every declared criterion and every one assessed."""
+    return not_evidence.set_aside(found, tuple(dict.fromkeys((*review.criteria, *criteria))))
+
+
 def assess_sentences(
     review: ReviewCriteria,
     criteria: Sequence[Criterion],
     found: Sequence[Sentence],
     model: criterion_evidence.EvidenceModel | None,
+    aside: Mapping[int, not_evidence.SetAside] | None = None,
 ) -> list[Check]:
-    """Each of ``criteria`` assessed on ``found``, the evidence read by ``model`` (None: terms)."""
+    """Each of ``criteria`` assessed on ``found``, the evidence read by ``model`` (None: terms).
+
+    ``aside``: the sentences that are never evidence (``never_evidence``; worked out here when
+    not given).
+    """
+    if aside is None:
+        aside = never_evidence(review, criteria, found)
     checks = []
     parts = [criterion_evidence.SentenceParts.of(s) for s in found] if model is not None else []
     for criterion in criteria:
@@ -209,11 +256,10 @@ def assess_sentences(
         if contradiction is not None:
             checks.append(Check(criterion, CONTRADICTED, contradiction[0], contradiction[1]))
             continue
-        evidence = _evidence(criterion, found, model, parts)
+        evidence, passed_over = _evidence(criterion, found, model, parts, aside)
         if evidence is None:
-            checks.append(Check(criterion, MISSING))
+            checks.append(Check(criterion, MISSING, set_aside=passed_over))
             continue
-        checks.append(
-            Check(criterion, PRESENT if _complete(evidence, criterion) else PARTIAL, evidence)
-        )
+        status = PRESENT if _complete(evidence, criterion) else PARTIAL
+        checks.append(Check(criterion, status, evidence, set_aside=passed_over))
     return checks

@@ -11,6 +11,7 @@ from uploads import page_sentences
 from uploads.types import SessionSource
 
 MIN_WORDS = 6
+OPENING_CHARS = 40
 _SENTENCE = re.compile(r"(?<=[.!?])[\"”')\]]?\s+(?=[A-Z0-9\"“(])")
 _ITEM = re.compile(r"^\s*(?:[-*•]|\d{1,3}[.)])\s+")
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
@@ -37,6 +38,9 @@ class Sentence:
     continued: int | None = None
     #: The heading of the draft section the sentence sits under ("" before the first heading).
     heading: str = ""
+    #: The opening of the paragraph, list item or cell the sentence sits in (where a role prefix
+    #: such as "SYSTEM:" that governs every sentence after it is read: ``not_evidence.py``).
+    opening: str = ""
 
 
 def _groups(
@@ -101,6 +105,7 @@ def sentences(sources: Sequence[SessionSource]) -> list[Sentence]:
                             tuple(stems(piece)),
                             page_sentences.continues_in(piece, position, joins),
                             heading_of,
+                            group[:OPENING_CHARS],
                         )
                     )
     return out

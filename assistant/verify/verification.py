@@ -94,7 +94,9 @@ def safe_review(review: StructuredReview) -> StructuredReview:
     excerpt: no link, markup or bidirectional control reaches the body, the page or the packet.
     """
     return dataclasses.replace(
-        review, criteria=tuple(_clean_value(finding) for finding in review.criteria)
+        review,
+        criteria=tuple(_clean_value(finding) for finding in review.criteria),
+        not_evidence=tuple(_clean_value(note) for note in review.not_evidence),
     )
 
 

@@ -161,6 +161,20 @@ class EvidenceSerializer(serializers.Serializer):
     display_title = serializers.CharField()
 
 
+class NotEvidenceSerializer(serializers.Serializer):
+    text = serializers.CharField(
+        help_text="The uploaded sentence, verbatim (whitespace collapsed)."
+    )
+    location = serializers.CharField(help_text="Where it is in the upload: page or line.")
+    session_source_id = serializers.CharField()
+    display_title = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["instruction", "claimed_approval", "restatement"])
+    note = serializers.CharField(help_text="Why the sentence is never evidence, in plain words.")
+    restates = serializers.CharField(
+        help_text="For a restatement: the criterion whose wording it restates; else empty."
+    )
+
+
 class FindingSerializer(serializers.Serializer):
     criterion = serializers.CharField()
     status = serializers.ChoiceField(
@@ -177,11 +191,19 @@ class FindingSerializer(serializers.Serializer):
     evidence = EvidenceSerializer(allow_null=True)
     package = PackageRefSerializer()
     rule = RuleSerializer(allow_null=True, help_text="Set when status is contradicted.")
+    not_evidence = NotEvidenceSerializer(
+        allow_null=True,
+        help_text="The draft sentence this criterion would have rested on, set aside because it "
+        "instructs the reviewer, claims an approval or restates a criterion; else null.",
+    )
 
 
 class StructuredReviewSerializer(serializers.Serializer):
     draft_kind = serializers.CharField()
     criteria = FindingSerializer(many=True)
+    not_evidence = NotEvidenceSerializer(
+        many=True, help_text="Every draft sentence that is never evidence, in draft order."
+    )
 
 
 class RunSerializer(serializers.Serializer):

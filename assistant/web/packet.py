@@ -121,6 +121,8 @@ def _checklist_section(body: dict[str, Any]) -> Section | None:
             shown = f"Not found in the draft. Expected: {row['evidence_expected']}"
         if row["rule"]:
             shown += f" Package rule: “{row['rule']['text']}”"
+        if row["not_evidence"]:
+            shown += f" Not evidence: {_not_evidence_line(row['not_evidence'])}"
         package = row["package"]
         pid = f"[{package['citation_id']}] " if package["citation_id"] else ""
         rows.append(
@@ -133,14 +135,23 @@ def _checklist_section(body: dict[str, Any]) -> Section | None:
                 + row["confirmed_by"],
             )
         )
-    return Section(
-        f"Review checklist: {checklist['draft_kind']}",
-        [
-            f"{summary} (of {checklist['total']}).",
-            Table(
-                ("Criterion", "Status", "Evidence in the draft", "Package citation"), tuple(rows)
-            ),
-        ],
+    blocks: list[str | list[str] | Table] = [
+        f"{summary} (of {checklist['total']}).",
+        Table(("Criterion", "Status", "Evidence in the draft", "Package citation"), tuple(rows)),
+    ]
+    if checklist["not_evidence"]:
+        blocks += [
+            "Draft sentences that are not evidence:",
+            [_not_evidence_line(n) for n in checklist["not_evidence"]],
+        ]
+    return Section(f"Review checklist: {checklist['draft_kind']}", blocks)
+
+
+def _not_evidence_line(note: dict[str, str]) -> str:
+    """A draft sentence that is never evidence, where it is and why, as the packet reads it."""
+    restates = f" ({note['restates']})" if note.get("restates") else ""
+    return (
+        f"“{note['text']}” ({note['display_title']}, {note['location']}): {note['note']}{restates}."
     )
 
 

@@ -28,7 +28,9 @@ def checklist(body: dict[str, Any]) -> dict[str, Any] | None:
     """A criteria review as a checklist: a summary of counts by status, then one row per criterion.
 
     None when the run carries no structured review. A package or upload citation id links to its
-    chip only when the answer shows that citation.
+    chip only when the answer shows that citation. ``not_evidence`` lists the draft's sentences
+    that are never evidence, each with its note; a row's ``not_evidence`` is the one it would
+    have rested on.
     """
     review = body.get("review")
     if not review:
@@ -58,6 +60,7 @@ def checklist(body: dict[str, Any]) -> dict[str, Any] | None:
                     "href": _cite_href(package["citation_id"], shown),
                 },
                 "rule": rule,
+                "not_evidence": finding.get("not_evidence"),
             }
         )
     summary = [
@@ -68,4 +71,5 @@ def checklist(body: dict[str, Any]) -> dict[str, Any] | None:
         "rows": rows,
         "summary": summary,
         "total": len(rows),
+        "not_evidence": list(review.get("not_evidence") or []),
     }
