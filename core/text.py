@@ -33,9 +33,21 @@ def _stemmer() -> Stemmer.Stemmer:
     return Stemmer.Stemmer("english")
 
 
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _fold(match: re.Match[str]) -> str:
+    """An accent goes, and so does a letter with no ASCII form; a dash, curly quote or other
+    non-ASCII mark separates words, as its ASCII counterpart does ("1–March", "Don’t")."""
+    char = match.group(0)
+    if unicodedata.combining(char) or unicodedata.category(char)[0] in "LN":
+        return ""
+    return " "
+
+
 def words(text: str) -> list[str]:
     """Lowercased alphanumeric words of ``text`` (accents folded)."""
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    folded = _NON_ASCII.sub(_fold, unicodedata.normalize("NFKD", text))
     return TOKEN_RE.findall(folded.lower())
 
 
