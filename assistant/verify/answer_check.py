@@ -47,14 +47,29 @@ class GateResult:
         return not self.problems
 
 
-def citation_ids(text: str) -> list[str]:
-    """Every citation id in ``text`` in order of appearance, e.g. ``[P1, P2]`` gives P1, P2."""
+def citation_ids(text: str, literal: frozenset[str] = frozenset()) -> list[str]:
+    """Every citation id in ``text`` in order of appearance, e.g. ``[P1, P2]`` gives P1, P2.
+
+    A marker in ``literal`` is source text, not a citation: see ``quoted_markers``."""
     ids: list[str] = []
     for match in MARKER_RE.finditer(text):
+        if match.group(0) in literal:
+            continue
         for part in re.split(r"\s*[,;]\s*", match.group(1)):
             if part:
                 ids.append(part.upper())
     return ids
+
+
+def quoted_markers(sent_text: str, sent: dict[str, str]) -> frozenset[str]:
+    """Marker-shaped text of the sources sent that names no source sent ("Box<[u8]>", a "[H1]"
+    footnote): quoted verbatim, it is the source's own text, not a citation of a source that
+    was never sent. A marker naming a sent source stays a citation wherever it appears."""
+    return frozenset(
+        m.group(0)
+        for m in MARKER_RE.finditer(sent_text)
+        if any(cid not in sent for cid in citation_ids(m.group(0)))
+    )
 
 
 def _canonical_label(found: str) -> str:
@@ -98,14 +113,16 @@ def verify(text: str, request: ProviderRequest) -> GateResult:
     if len(text) > MAX_ANSWER_CHARS:
         return GateResult((), (f"the answer is longer than {MAX_ANSWER_CHARS} characters",))
     sent = {ref.citation_id: ref.citation_class for ref in request.all_refs()}
-    sections, problems = parse(text, _sent_text(request))
+    sent_text = _sent_text(request)
+    sections, problems = parse(text, sent_text)
     problems.extend(_lane_order_problems([label for label, _ in sections], request))
+    literal = quoted_markers(sent_text, sent)
 
     result: list[Lane] = []
     for label, body in sections:
-        ids = citation_ids(body)
+        ids = citation_ids(body, literal)
         problems.extend(_citation_problems(label, ids, sent))
-        problems.extend(_lane_content_problems(label, body, ids, request))
+        problems.extend(_lane_content_problems(label, body, ids, request, literal))
         if label == lanes.ASSESSMENT and request.criteria:
             for name in review_findings.unknown_criteria(body, request.criteria):
                 problems.append(
@@ -152,7 +169,11 @@ def _citation_problems(label: str, ids: list[str], sent: dict[str, str]) -> list
 
 
 def _lane_content_problems(
-    label: str, body: str, ids: list[str], request: ProviderRequest
+    label: str,
+    body: str,
+    ids: list[str],
+    request: ProviderRequest,
+    literal: frozenset[str] = frozenset(),
 ) -> list[str]:
     if not body:
         return [f"lane '{label}' is empty"]
@@ -168,7 +189,7 @@ def _lane_content_problems(
         return [f"lane '{label}' cites no source that was sent"]
     if label in lanes.LANE_CLASS:
         paragraphs = [p for p in re.split(r"\n\s*\n", body) if p.strip()]
-        if any(not citation_ids(p) for p in paragraphs):
+        if any(not citation_ids(p, literal) for p in paragraphs):
             return [f"a paragraph of lane '{label}' has no citation"]
         if any(not re.search(r"\w", MARKER_RE.sub("", p)) for p in paragraphs):
             return [f"a paragraph of lane '{label}' has citations but no text"]

@@ -218,3 +218,38 @@ def test_unreadable_citation_markers_are_rejected() -> None:
             f"Package says\nOwners are named [P1] {marker}.", _request()
         ).problems
         assert "lane 'Package says' has a citation marker the gate cannot read" in problems, marker
+
+
+RUST = SourceRef(
+    "P1", lanes.PACKAGE_CITATION, "Secrets", "Hold key bytes in a `Box<[u8]>` wrapped in SecretBox."
+)
+
+
+def _rust_request() -> ProviderRequest:
+    return ProviderRequest(
+        mode=Mode.PACKAGE_ONLY,
+        question="q",
+        lane_order=lanes.required_lanes(Mode.PACKAGE_ONLY, with_uploads=False),
+        package_refs=(RUST,),
+    )
+
+
+def test_marker_shaped_source_text_quoted_verbatim_is_not_a_citation() -> None:
+    result = answer_check.verify(
+        "Package says\nHold key bytes in a `Box<[u8]>` wrapped in SecretBox. [P1]", _rust_request()
+    )
+    assert result.ok, result.problems
+    assert result.lanes[0].citation_ids == ("P1",)
+
+
+def test_a_marker_no_source_holds_is_still_a_citation_of_a_source_not_sent() -> None:
+    result = answer_check.verify("Package says\nHold key bytes [U8]. [P1]", _rust_request())
+    assert not result.ok
+    assert any("cites U8, which was not among the sources sent" in p for p in result.problems)
+
+
+def test_quoted_source_markers_do_not_count_as_a_paragraphs_citation() -> None:
+    result = answer_check.verify(
+        "Package says\nKeys go in `Box<[u8]>` [P1].\n\nAlso `Box<[u8]>`.", _rust_request()
+    )
+    assert "a paragraph of lane 'Package says' has no citation" in result.problems
