@@ -8,7 +8,8 @@ question-term overlap and its share, the heading's, the unit's shape and kind, w
 asks against what the unit holds (a deciding role, a figure, the sentence defining the term, a
 whole list), the section's kind and rank, the unit's place and length, the hand score relative
 to the question's best unit, the unit's latent-semantic similarity to the question
-(``assistant/retrieval/section_space.py``), and how much of the key facts the nearest labelled questions
+(``assistant/retrieval/section_space.py``) and its cosine to the question in the general word
+embedding (``assistant/models/word_embedding.py``: "decided by" answers "who approves"), and how much of the key facts the nearest labelled questions
 named it holds (``assistant/retrieval/question_memory.py``; a whole list or table apart, since it holds
 every item's). A unit's score is the model's probability that it holds a
 key fact, so the composer's shares ("a supporting unit scores at least a quarter of the lead")
@@ -26,6 +27,7 @@ from django.conf import settings
 
 from assistant.compose.unit_scoring import Scored, UnitScorer
 from assistant.domain.prompt import SourceRef
+from assistant.models import word_embedding
 from assistant.models.sparse import Shipped, SparseLogistic
 from assistant.package.units import LIST, TABLE, unit_text
 from assistant.retrieval.question_memory import Votes
@@ -44,8 +46,11 @@ def described(
     rows = [d for i, ref in enumerate(refs) for d in scorer.described(i, ref)]
     best = max((s.score for s, _ in rows), default=0.0) or 1.0
     question = space.question_vector(scorer.question) if space is not None else None
-    for scored, feats in rows:
+    embedded = word_embedding.embed([scorer.question, *(unit_text(s.unit) for s, _ in rows)])
+    cosines = embedded[1:] @ embedded[0]
+    for (scored, feats), cosine in zip(rows, cosines, strict=True):
         feats["relative_score"] = scored.score / best
+        feats["embedding"] = float(cosine)
         if space is not None:
             feats["latent"] = float(question @ space.question_vector(unit_text(scored.unit)))
         if votes is not None and votes.facts:
