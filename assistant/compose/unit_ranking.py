@@ -21,15 +21,17 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 from django.conf import settings
 
 from assistant.compose.unit_scoring import Scored, UnitScorer
 from assistant.domain.prompt import SourceRef
 from assistant.models import word_embedding
 from assistant.models.sparse import Shipped, SparseLogistic
-from assistant.package.units import LIST, TABLE, unit_text
+from assistant.package.units import LIST, TABLE, unit_text, units
 from assistant.retrieval.question_memory import Votes
 from assistant.retrieval.section_space import SectionSpace
 
@@ -46,11 +48,11 @@ def described(
     rows = [d for i, ref in enumerate(refs) for d in scorer.described(i, ref)]
     best = max((s.score for s, _ in rows), default=0.0) or 1.0
     question = space.question_vector(scorer.question) if space is not None else None
-    embedded = word_embedding.embed([scorer.question, *(unit_text(s.unit) for s, _ in rows)])
-    cosines = embedded[1:] @ embedded[0]
-    for (scored, feats), cosine in zip(rows, cosines, strict=True):
+    asked = word_embedding.embed([scorer.question])[0]
+    for scored, feats in rows:
         feats["relative_score"] = scored.score / best
-        feats["embedding"] = float(cosine)
+        vectors = _unit_vectors(refs[scored.ref_index].text)
+        feats["embedding"] = float(vectors[unit_text(scored.unit)] @ asked)
         if space is not None:
             feats["latent"] = float(question @ space.question_vector(unit_text(scored.unit)))
         if votes is not None and votes.facts:
@@ -61,6 +63,14 @@ def described(
             feats[name] = total
             feats[f"{name}_likeliest"] = likeliest
     return rows
+
+
+@lru_cache(maxsize=2048)
+def _unit_vectors(section_text: str) -> dict[str, np.ndarray]:
+    """The word-embedding vector of every unit of a section, once per process: the same
+    sections are sent for many questions."""
+    texts = list(dict.fromkeys(unit_text(u) for u in units(section_text)))
+    return dict(zip(texts, word_embedding.embed(texts), strict=True))
 
 
 @dataclass(frozen=True)
