@@ -109,3 +109,21 @@ def test_question_types() -> None:
     )
     assert question_types.question_type("What is a gate owner?") == question_types.DEFINITION
     assert question_types.defined_term('What is "approval creep"?') == "approval creep"
+
+
+def test_the_rest_of_the_leading_section_follows_the_answer_within_the_budget() -> None:
+    from assistant.compose import composer
+    from assistant.retrieval.context_pack import get_context_pack
+
+    pack = get_context_pack()
+    run, text = _answer("Who decides the production go-live?")
+    lead = run.citations_of_class(lanes.PACKAGE_CITATION)[0]
+    section = next(r for r in pack.rows if f"{r.title} — {r.heading}" == lead.title)
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", section.text) if len(s) > 40]
+    # The direct answer leads, and the section's other sentences follow it in the answer.
+    assert text.startswith("Production go-live is decided by the product owner at Gate 4")
+    carried = [s for s in sentences if s.rstrip(".") in text]
+    assert len(carried) >= min(3, len(sentences)), carried
+    assert len(text) <= composer.MAX_CHARS + 200
+    # Never a sentence twice, though the lead is also part of the rest of its section.
+    assert text.count("Production go-live is decided by the product owner at Gate 4") == 1
