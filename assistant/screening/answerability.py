@@ -189,6 +189,19 @@ def focus_start(question: str) -> int:
     return begin
 
 
+@lru_cache(maxsize=4)
+def _text_words(package_text: str) -> frozenset[str]:
+    return frozenset(re.findall(r"\w+", package_text))
+
+
+def _in_text(lower: str, package_text: str) -> bool:
+    """Whether the package's lower-cased text holds ``lower`` as a whole word: a set lookup for
+    a plain word, a search for one with inner marks ("gpt-4o")."""
+    if re.fullmatch(r"\w+", lower):
+        return lower in _text_words(package_text)
+    return re.search(rf"\b{re.escape(lower)}\b", package_text) is not None
+
+
 def evidence(
     question: str,
     search: SearchResult,
@@ -218,9 +231,7 @@ def evidence(
         if lower in STOPWORDS or len(lower) < 2:
             continue
         content += 1
-        if _known(token, vocabulary, correct) or re.search(
-            rf"\b{re.escape(lower)}\b", package_text
-        ):
+        if _known(token, vocabulary, correct) or _in_text(lower, package_text):
             continue
         unknown += 1
         if _is_named(token, question[: match.start()]):
