@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from bench import (
+    chat_scale,
     gateway,
     harness,
     http_api,
@@ -117,6 +118,7 @@ def run(quick: bool, only: str | None = None) -> Report:
         report.tables.append(gateway.planned_table(redis_url, plan, _progress))
     pdf_speed.add_rows(report, plan, _progress)
     retrieval.add_rows(report, plan, _progress)
+    chat_scale.add_rows(report, plan, _progress)
     screening.add_rows(report, plan, _progress)
     load = os.getloadavg()
     report.machine["load average at end (1/5/15 min)"] = " / ".join(f"{x:.2f}" for x in load)
@@ -155,6 +157,12 @@ target is there to be read beside the others.
   per request is the CPU time gunicorn's processes used during a round divided by its requests.
 - **load run**: one long `wrk` run of the chat endpoint on loopback; any non-2xx response or
   socket error counts as an error.
+- **chat in-process**: `services.answer` with the offline provider, without HTTP, in its own
+  process with DEBUG off (`bench/chat_scale.py`): 40 held-out questions asked in turn, on the
+  sample package and on a generated package of ten copies of it (each copy's artifacts renamed,
+  one glossary, review tables declared once); each package warmed by one answer first. The
+  target is p95 on the larger package within 1.5x of p95 on the sample. Ten copies are harder
+  than a real package ten times the size: every heading the question names is found ten times.
 - **retrieval**: synthetic packages of 1k, 10k and 100k rows from `bench/synthetic.py`
   (deterministic pseudo-words with Zipf frequencies, a 60-term glossary, reviewer-style
   questions built from row words). Each engine gets the same rows and questions, each run in a
