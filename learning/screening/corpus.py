@@ -45,8 +45,13 @@ class Example:
 
 
 def files() -> list[Path]:
-    """The screening sets of ``data/MANIFEST.json``."""
-    return corpora.paths("screening")
+    """The screening sets of ``data/MANIFEST.json`` about the sample package."""
+    return [s.path for s in corpora.sets("screening", package="sample")]
+
+
+def other_package_files() -> list[Path]:
+    """The screening sets about the converted packages (intent labels, each with its package)."""
+    return [s.path for s in corpora.sets("screening") if s.package != "sample"]
 
 
 def load(source: Path | list[Path] | None = None) -> tuple[Example, ...]:
@@ -101,8 +106,11 @@ def package_files() -> list[Path]:
 
 
 def load_packages(paths: list[Path] | None = None) -> tuple[Example, ...]:
-    """The converted packages' questions as screening examples, each with its package."""
-    sets = corpora.sets("questions")
+    """The converted packages' questions as screening examples, each with its package: their
+    labelled question sets and the screening sets written about them."""
+    sets = corpora.sets("questions") + tuple(
+        s for s in corpora.sets("screening") if s.package != "sample"
+    )
     chosen = sets if paths is None else [s for s in sets if s.path in paths]
     return tuple(example for s in chosen for example in _read(s.path, s.package))
 
@@ -116,7 +124,8 @@ def fingerprint(paths: list[Path] | None = None) -> str:
     """A hash of the corpus files: a model built from other data is stale."""
     digest = hashlib.sha256()
     root = corpora.data_dir()
-    for path in sorted(paths if paths is not None else files() + package_files()):
+    chosen = paths if paths is not None else files() + other_package_files() + package_files()
+    for path in sorted(chosen):
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
