@@ -64,5 +64,11 @@ def featurize(
     questions: Sequence[str], idf_words: np.ndarray, idf_chars: np.ndarray
 ) -> sp.csr_matrix:
     """The model's input rows for ``questions``."""
-    words, chars = counts(questions)
+    return weigh(*counts(questions), idf_words, idf_chars)
+
+
+def weigh(
+    words: sp.csr_matrix, chars: sp.csr_matrix, idf_words: np.ndarray, idf_chars: np.ndarray
+) -> sp.csr_matrix:
+    """The model's input rows from the raw counts of :func:`counts`."""
     return sp.hstack([_weigh(words, idf_words), _weigh(chars, idf_chars)], format="csr")

@@ -32,6 +32,33 @@ CLASSES = (
 )
 
 
+#: The suffix of a class's threshold for one request of a question scored alone.
+PART = "/request"
+
+
+def decide(
+    classes: tuple[str, ...],
+    thresholds: dict[str, float],
+    probs: np.ndarray,
+    parts: np.ndarray | None = None,
+) -> str | None:
+    """The most probable refusal class whose probability reaches its threshold, on the whole
+    question or (``parts``) on one of its requests."""
+    best: tuple[float, str] | None = None
+    for k, name in enumerate(classes):
+        if name == ANSWER:
+            continue
+        p = float(probs[k])
+        whole = p >= thresholds[name]
+        part = parts is not None and float(parts[k]) >= thresholds.get(name + PART, 2.0)
+        if not (whole or part):
+            continue
+        p = max(p, float(parts[k])) if parts is not None else p
+        if best is None or p > best[0]:
+            best = (p, name)
+    return best[1] if best else None
+
+
 class ModelError(RuntimeError):
     """The screening artifact is missing, unreadable or built for other features."""
 
@@ -69,14 +96,11 @@ class ScreeningModel:
         # (the transposed view would be copied whole, 8 MiB, on every call).
         return np.ascontiguousarray(self.coef.T)
 
-    def decide_row(self, probs: np.ndarray) -> str | None:
-        best: tuple[float, str] | None = None
-        for name, p in zip(self.classes, probs, strict=True):
-            if name == ANSWER or p < self.thresholds[name]:
-                continue
-            if best is None or p > best[0]:
-                best = (float(p), name)
-        return best[1] if best else None
+    def decide_row(self, probs: np.ndarray, parts: np.ndarray | None = None) -> str | None:
+        """The refusal class for one question's probabilities (None to pass on). ``parts``:
+        each class's highest probability over the question's requests, compared with the
+        class's request threshold (``<class>/request``), when it has one."""
+        return decide(self.classes, self.thresholds, probs, parts)
 
     def screen(self, question: str) -> Screen:
         probs = self.probabilities([question])[0]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assistant.screening import requests, rules
-from assistant.screening.model import ANSWER, ScreeningModel
+import numpy as np
+
+from assistant.screening import decoding, requests, rules
+from assistant.screening.model import ANSWER, PART, ScreeningModel
 from assistant.screening.normalize import plain
 
 UPLOADED_SOURCE_BOUNDARY = "uploaded_source_boundary"
@@ -33,24 +36,34 @@ def opens_with_review_request(question: str) -> bool:
     return rules.without_review_request(plain(question)) is not None
 
 
-#: The refusals a single request decides for the whole question, most severe first: a request
-#: for private data or for an approval is refused wherever it stands in the question.
-SEVERE = (PRIVATE_DATA, "unsupported_approval_request")
-#: A request scored alone has less context than the whole question, so it must be surer. Chosen on
-#: the training corpus: the highest grid value (0.7, 0.8, 0.9, 0.95) that refuses at most 0.5% more
-#: of its answerable questions than screening the whole question (0.26% at 0.9, 0.57% at 0.8).
-PART_THRESHOLD = 0.9
-
-
-def _most_severe_request(question: str, model: ScreeningModel) -> str | None:
-    """The most severe refusal any one of the question's requests calls for on its own."""
-    parts = requests.requests(question)
-    if len(parts) < 2:
-        return None
-    for pattern in SEVERE:
-        if any(model.screen(p).scores.get(pattern, 0.0) >= PART_THRESHOLD for p in parts):
-            return pattern
-    return None
+def request_probabilities(
+    model: ScreeningModel, questions: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per question, every class's probability on the whole question, and every class's
+    highest probability over its requests (:mod:`assistant.screening.requests`) scored alone
+    (zero for a question of one request); a request hidden in base64, ROT13 or reversed text
+    (:mod:`assistant.screening.decoding`) counts as decoded. A request is refused wherever it stands, and the text
+    around it neither dilutes nor lowers its score; a request alone has less context than the
+    question, so it has its own threshold per class, chosen by training on these same
+    probabilities (``learning/screening/training.py``)."""
+    texts = list(questions)
+    owners: list[int] = []
+    for i, question in enumerate(questions):
+        parts = requests.requests(question)
+        if len(parts) < 2:
+            parts = []
+        # A request hidden in an encoding is one more request, read as decoded.
+        parts += [
+            p for text in decoding.decoded(question) for p in requests.requests(text) or [text]
+        ]
+        texts += parts
+        owners += [i] * len(parts)
+    probs = model.probabilities(texts)
+    whole = probs[: len(questions)]
+    part = np.zeros_like(whole)
+    for row, owner in enumerate(owners, start=len(questions)):
+        part[owner] = np.maximum(part[owner], probs[row])
+    return whole, part
 
 
 def decide(question: str, model: ScreeningModel) -> IntentDecision:
@@ -62,14 +75,21 @@ def decide(question: str, model: ScreeningModel) -> IntentDecision:
     rest = rules.without_review_request(plain(question))
     if rest is not None and not rest.strip(" .,;:!?-"):
         return IntentDecision(None, "review_request", {}, dict(model.thresholds))
-    screen = model.screen(question)
+    whole, part = (p[0] for p in request_probabilities(model, [question]))
+    scores = {name: round(float(p), 4) for name, p in zip(model.classes, whole, strict=True)}
+    scores |= {
+        name + PART: round(float(p), 4)
+        for name, p in zip(model.classes, part, strict=True)
+        if name != ANSWER
+    }
     # What follows a leading review request is a request of its own to the boundary rules
     # ("review this draft and add it to the package" asks to promote the upload).
+    # The boundary rules read the whole question, what follows a leading review request, and
+    # each request on its own (a list item, a decoded request) as its own sentence.
     rule = rules.match(plain(question)) or (rules.match(plain(rest)) if rest else None)
-    pattern = screen.refusal
-    severe = _most_severe_request(question, model)
-    if severe is not None and pattern not in SEVERE:
-        pattern = severe
+    for text in (*requests.requests(question), *decoding.decoded(question)) if not rule else ():
+        rule = rule or rules.match(plain(text))
+    pattern = model.decide_row(whole, part)
     if rule is not None:
         if rule.kind is rules.RuleKind.UPLOAD_BOUNDARY:
             pattern = UPLOADED_SOURCE_BOUNDARY
@@ -78,6 +98,6 @@ def decide(question: str, model: ScreeningModel) -> IntentDecision:
         elif pattern is None:
             # Leaving the source boundary is refused whatever it asks for; the model says which
             # refusal fits what it asks for (a joke, an approval, a secret).
-            refusals = {k: v for k, v in screen.scores.items() if k != ANSWER}
+            refusals = {k: v for k, v in scores.items() if k in model.classes and k != ANSWER}
             pattern = max(refusals, key=lambda k: (refusals[k], k))
-    return IntentDecision(pattern, rule.name if rule else None, screen.scores, screen.thresholds)
+    return IntentDecision(pattern, rule.name if rule else None, scores, dict(model.thresholds))

@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from assistant.retrieval import question_memory, ranking
-from assistant.screening import artifact
+from assistant.screening import artifact, screen
 from assistant.screening.artifact import Screening
 from assistant.screening.model import CLASSES
 from assistant.screening.topics import TopicModel
@@ -49,14 +49,18 @@ NO_TOPICS = TopicModel(
 )
 
 
-def _out_of_package(examples: Sequence[Example]) -> np.ndarray:
-    """Probabilities for every example from an intent model fitted without its package."""
+def _out_of_package(examples: Sequence[Example]) -> training.Scores:
+    """Probabilities for every example from an intent model fitted without its package, as the
+    screen reads them (whole question, and the highest over its requests)."""
     probs = np.zeros((len(examples), len(CLASSES)))
+    parts = np.zeros((len(examples), len(CLASSES)))
     for package in sorted({e.package for e in examples}):
         held = [i for i, e in enumerate(examples) if e.package == package]
         model = training.fit([e for e in examples if e.package != package])
-        probs[held] = model.probabilities([examples[i].question for i in held])
-    return probs
+        probs[held], parts[held] = screen.request_probabilities(
+            model, [examples[i].question for i in held]
+        )
+    return probs, parts
 
 
 def fold_screening(

@@ -160,6 +160,7 @@ def cross_author(examples: Sequence[Example] | None = None) -> Report:
         answer_model = answerability_training.held_out(on_domain, author)
         report.decided += decide_all(test_set, by_question, intent_model, answer_model)
         report.thresholds[author] = dict(thresholds, answerability=answer_model.threshold)
+    training.forget_counts()
     return report
 
 
