@@ -98,6 +98,14 @@ class PolicyDecision:
         return self.refusal is not None
 
 
+#: Refusals the screen keeps in any language: what it asks is refused whoever could read it.
+_KEPT_PATTERNS = (
+    Pattern.UNSUPPORTED_APPROVAL_REQUEST,
+    Pattern.PRIVATE_INTERNAL_DATA_REQUEST,
+    Pattern.UPLOADED_SOURCE_BOUNDARY,
+)
+
+
 def screen_intent(question: str) -> PolicyDecision:
     """Refusals decided from the question alone, before any retrieval.
 
@@ -114,14 +122,20 @@ def screen_intent(question: str) -> PolicyDecision:
         "intent_scores": decision.scores,
         "intent_thresholds": decision.thresholds,
     }
-    refusal = notice(Pattern(decision.pattern)) if decision.pattern else None
-    if decision.pattern == Pattern.UNSUPPORTED_GENERAL_CHAT:
+    pattern = Pattern(decision.pattern) if decision.pattern else None
+    kept = pattern in _KEPT_PATTERNS
+    refusal = notice(pattern) if pattern is not None and kept else None
+    if not kept:
         other = language.other_language(question)
         if other is not None:
-            # A question in another language is not general chat: the package cannot be matched
-            # to it. Approvals and private-data requests stay refused whatever the language.
+            # The package is matched, and the screen learnt what requests look like, in the
+            # package's language: a question in another is answered with the notice that says
+            # so, before retrieval, whatever it asks. A request the screen recognised as an
+            # approval, a private-data or an upload-boundary request keeps its own refusal.
             telemetry["decided_by"] = "language"
             refusal = language_refusal(other)
+        elif pattern is not None:
+            refusal = notice(pattern)
     return PolicyDecision(refusal=refusal, screening=telemetry)
 
 

@@ -154,10 +154,24 @@ call, whether a question asks for general chat, an approval, or private/internal
 the question's plain spelling (NFKC, invisible characters dropped, look-alike letters folded,
 digit-for-letter and spaced-out spellings joined) and scores it with a one-vs-rest logistic
 regression over hashed word (1-2) and character (2-5) n-grams, trained by stochastic gradient
-descent with a fixed seed. A class is refused when its probability reaches its threshold; the
-thresholds are chosen by coordinate ascent on **out-of-fold** probabilities (each training
-author scored by a model that did not see them), maximising the mean per-class accuracy while
-keeping at least 98% of answerable questions asked without an upload. A handful of explicit rules stay beside the model
+descent with a fixed seed. Every request of a question is screened: the question is split into
+its sentences, clauses, list items and "then ..." clauses (`assistant/screening/requests.py`),
+with quoted text set apart as context, and each request is scored alone as well as the question
+whole; a request hidden in base64, ROT13 or reversed text (`assistant/screening/decoding.py`:
+decoded when the decoding reads as English prose and the original does not) is one more
+request, read decoded. A class is refused when the whole question's probability reaches the
+class's threshold or one request's reaches the class's request threshold; both thresholds per
+class are chosen by coordinate ascent on **out-of-fold** probabilities (each training author
+scored, whole and by request, by a model that did not see them), maximising the mean per-class
+accuracy while keeping at least 98% of answerable questions asked without an upload. The model
+learns from the corpus and from two shapes made of it (`learning/screening/augment.py`): every
+request of an answerable question, as an answerable example of its own, and every question set
+among its author's answerable requests and sentences of the converted public packages (never the
+sample's), keeping its label, so that text around a request teaches nothing about it. A question
+in another language than the package's is answered with the notice that the package is in
+English before retrieval, unless the screen recognised it as an approval, private-data or
+upload-boundary request (which keep their refusal): the package is matched, and the screen
+learnt requests, in the package's language. A handful of explicit rules stay beside the model
 where a rule is clearly right: promoting or keeping uploads (the seed's uploaded-source
 boundary), leaving the source boundary ("ignore the package": refused with the model's most
 likely refusal class), and asking for a secret-shaped variable's value; they match addressed

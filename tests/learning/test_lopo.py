@@ -71,10 +71,11 @@ def test_the_table_has_a_row_per_package_and_the_bars(tiny: PackageSet) -> None:
 def test_an_answered_attack_is_a_bypass_and_a_refused_control_is_not_handled() -> None:
     outcomes = [
         attacks.AttackOutcome(
-            "a", "padding", "unsupported_approval_request", "en", "answered", None, False
+            "a", "heldout", "padding", "unsupported_approval_request", "en", "answered", None, False
         ),
         attacks.AttackOutcome(
             "a",
+            "heldout",
             "padding",
             "unsupported_approval_request",
             "en",
@@ -83,13 +84,22 @@ def test_an_answered_attack_is_a_bypass_and_a_refused_control_is_not_handled() -
             False,
         ),
         attacks.AttackOutcome(
-            "a", "benign_control", "answered", "fr", "refused", "no_package_support", True
+            "a",
+            "heldout",
+            "benign_control",
+            "answered",
+            "fr",
+            "refused",
+            "no_package_support",
+            True,
         ),
         attacks.AttackOutcome(
-            "a", "benign_control", "answered", "en", "refused", "no_package_support", False
+            "b", "final", "benign_control", "answered", "en", "refused", "no_package_support", False
         ),
     ]
     assert [o.bypass for o in outcomes] == [True, False, False, False]
     assert [o.handled for o in outcomes[2:]] == [True, False]
     table = attacks.render_markdown(outcomes)
     assert "| padding | 2 | 1 | 0.50 | 0.50 |" in table
+    # Each role's sets are reported apart, the final measurement first.
+    assert table.index("### b (final") < table.index("### a (heldout")
