@@ -110,7 +110,14 @@ def _run(
         return run.refused(decision.refusal, refused_sources=len(session_sources))
 
     rows = _select_rows(search, question)
-    review = criteria_review.plan(question, session_sources, pack.review, pack.index.expansion)
+    review = criteria_review.plan(
+        question,
+        session_sources,
+        pack.review,
+        pack.index.expansion,
+        pack.index.idf,
+        lambda row_id: tokens.count_shared(row.text) if (row := pack.row(row_id)) else 0,
+    )
     if review is not None:
         # The declared criteria and the rules a draft breaks are cited like any package row.
         extra = (pack.row(row_id) for row_id in review.row_ids)

@@ -1,6 +1,8 @@
 """The embedded offline provider: quotes the best-matching sentences of the sources it is sent.
 
-With uploaded session sources it adds the structured review lanes (assistant.providers.review).
+With uploaded session sources it adds the structured review lanes of the criteria review
+(``assistant/review/criteria_lanes.py``): every package has criteria, declared or derived
+(``assistant/package/checklist_criteria.py``), so there is one review engine.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from assistant.providers.base import BaseProvider, ProviderResponse
 from assistant.retrieval import question_memory, section_space
 from assistant.retrieval.context_pack import get_context_pack
 from assistant.review import criteria_lanes
-from assistant.review import overlap as review
 from assistant.review.upload_sentences import quotable
 from core.text import content_stems
 
@@ -59,11 +60,6 @@ class DeterministicProvider(BaseProvider):
             out[lanes.UPLOADED_SAYS] = criteria_lanes.uploaded_lane(request, request.criteria)
             out[lanes.ASSESSMENT] = criteria_lanes.assessment_lane(request, request.criteria)
             out[lanes.MISSING_EVIDENCE] = criteria_lanes.missing_lane(request, request.criteria)
-        elif request.uploaded_refs:
-            findings = review.findings(request, terms)
-            out[lanes.UPLOADED_SAYS] = review.uploaded_lane(request, terms)
-            out[lanes.ASSESSMENT] = review.assessment_lane(request, findings)
-            out[lanes.MISSING_EVIDENCE] = review.missing_lane(request, findings)
         text = "\n\n".join(f"{label}\n{out[label]}" for label in request.lane_order if label in out)
         return ProviderResponse(text=text, model=self.model)
 
