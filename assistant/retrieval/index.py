@@ -178,9 +178,9 @@ class Index:
             hits.append(Hit(row=self.rows[doc_id], score=score, matched_terms=matched))
         top = hits[0]
         words = support.question_words(seq, self.expansion)
-        coverage, _ = support.coverage(words, set(top.matched_terms), self.idf)
+        coverage = support.coverage(words, set(top.matched_terms), self.idf)
         union = {t for h in hits[:SUPPORT_DEPTH] for t in h.matched_terms}
-        coverage_top, _ = support.coverage(words, union, self.idf)
+        coverage_top = support.coverage(words, union, self.idf)
         return SearchResult(tuple(hits), tuple(terms), top.score, coverage, coverage_top)
 
     def _rank(self, known: list[str], k: int) -> list[tuple[float, int]]:
