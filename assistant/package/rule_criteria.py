@@ -22,10 +22,10 @@ each section that states rules becomes one criterion citing its own section row
 
 Only guidance sections are read: examples, definitions and anti-patterns describe, they do not
 require. A package that states no rule at all gets each guidance section's opening sentences
-as its criterion instead, so that a review always has rows to check. At most ``MAX_DERIVED``
-sections are kept, those stating the most rules (document order breaks ties, and is the order
-kept); a review checks the few a draft speaks to (``assistant/review/criteria_review.py``).
-The result is deterministic.
+(or list items, or table rows) as its criterion instead, so that a review always has rows to
+check. At most ``MAX_DERIVED`` sections are kept, those stating the most rules (document order
+breaks ties, and is the order kept); a review checks the few a draft speaks to
+(``assistant/review/criteria_review.py``). The result is deterministic.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ OPENING_SENTENCES = 2
 MIN_CONTENT_WORDS = 3
 NO_OWNER = "the reviewer (the package names no owner for this rule)"
 READ_KINDS = (section_kinds.GUIDANCE, section_kinds.CHECKLIST)
+_OPENING_UNITS = (units.SENTENCE, units.ITEM, units.ROW)
 
 _OBLIGATION = re.compile(
     r"\b(?:must|shall|mandatory|(?:is|are|be|been) required|required to)\b", re.I
@@ -114,12 +115,13 @@ def quoted(found: Sequence[tuple[str, str]]) -> str:
 
 
 def _openings(section: Section) -> list[tuple[str, str]]:
-    sentences = [
+    """A section's first sentences, list items or table rows (a section may be a table only)."""
+    opening = [
         ("", u.text)
         for u in units.units(section.text)
-        if u.kind == units.SENTENCE and len(content_stems(u.text)) >= MIN_CONTENT_WORDS
+        if u.kind in _OPENING_UNITS and len(content_stems(u.text)) >= MIN_CONTENT_WORDS
     ]
-    return sentences[:OPENING_SENTENCES]
+    return opening[:OPENING_SENTENCES]
 
 
 def derive(artifacts: Sequence[Artifact]) -> tuple[tuple[Criterion, ...], int]:

@@ -150,6 +150,18 @@ def test_a_package_stating_no_rule_has_its_sections_openings_as_criteria(tmp_pat
     assert criteria[0].evidence_expected.startswith("Shelves go in from the bottom up")
 
 
+def test_a_section_that_is_only_a_table_still_gives_a_criterion(tmp_path: Path) -> None:
+    write_artifact(
+        tmp_path,
+        "glazes.md",
+        "## Glaze recipes\n\n| Glaze | Cone | Base |\n|---|---|---|\n"
+        "| Celadon blue | 10 | feldspar and silica |\n",
+    )
+    (criterion,) = _criteria(tmp_path)
+    assert (criterion.name, criterion.row_id) == ("Glaze recipes", "glazes#glaze-recipes")
+    assert criterion.evidence_expected.startswith("Celadon blue")
+
+
 def test_checklists_still_win_over_rule_sentences(tmp_path: Path) -> None:
     write_artifact(
         tmp_path,
