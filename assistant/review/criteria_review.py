@@ -17,8 +17,8 @@ assessed as that criterion too, as the question asks.
 
 Criteria derived from a package's rule sentences (``assistant/package/rule_criteria.py``) are one
 per rule-bearing section of a whole playbook: a review checks the few the draft and question speak
-to (``MAX_RULE_CHECKS``, picked by ``spoken_to``),
-so that it reads as one review and cites a few sections, not every rule of the package.
+to (at most ``MAX_RULE_CHECKS``, picked by ``spoken_to``), so that it reads as one review and
+cites a few sections, not every rule of the package.
 
 The findings, tied to their citations and rendered, are ``assistant/review/findings.py``.
 """
