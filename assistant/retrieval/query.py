@@ -23,19 +23,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from assistant.models import word_embedding
 from assistant.retrieval.question_types import defined_term, question_type
 from core.text import STOPWORDS, content_stems, stem_words, words
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
 class Query:
     """One asked question and what it is made of; equal when the text is (parts are derived)."""
 
-    #: The question as asked, stripped (what the pipeline was given).
+    #: The question's text (the pipeline strips it before building the value).
     text: str
 
     @classmethod
