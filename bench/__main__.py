@@ -4,6 +4,7 @@ Every figure is a median over repeated runs, and each baseline is measured in th
 interleaved with the figure it is compared with, so the ratios hold on a busy machine too.
 ``--quick`` is a smoke run (smaller sizes, fewer rounds); its figures are not for the docs.
 ``--gateway-only`` runs only the slow-gateway part and rewrites only its section of the doc.
+``--only`` runs one part and prints its table without writing the doc.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def _plan(quick: bool) -> dict[str, object]:
     }
 
 
-SECTIONS = ("uploads", "pdf")
+SECTIONS = ("uploads", "pdf", "chat-scale")
 
 
 def run(quick: bool, only: str | None = None) -> Report:
@@ -81,7 +82,8 @@ def run(quick: bool, only: str | None = None) -> Report:
     if only == "pdf":
         harness.require("pdftotext")
     else:
-        harness.require("redis-server", "redis-cli", "pdftotext", *(() if only else ("wrk",)))
+        wrk = ("wrk",) if only in (None, "chat-scale") else ()
+        harness.require("redis-server", "redis-cli", "pdftotext", *wrk)
     report = Report(
         machine=machine.describe(),
         settings={
@@ -109,10 +111,16 @@ def run(quick: bool, only: str | None = None) -> Report:
             uploads.add_rows(report, app, redis_url, plan, _progress)
         pdf_speed.add_rows(report, plan, _progress)
         return report
+    if only == "chat-scale":
+        with harness.redis_server() as redis_url, harness.app_server(redis_url) as app:
+            http_api.add_scale_rows(report, app, redis_url, plan, _progress)
+        chat_scale.add_rows(report, plan, _progress)
+        return report
     with harness.redis_server() as redis_url:
         with harness.app_server(redis_url) as app:
             startup.add_rows(report, app, plan, _progress)
             http_api.add_rows(report, app, plan, _progress)
+            http_api.add_scale_rows(report, app, redis_url, plan, _progress)
             uploads.add_rows(report, app, redis_url, plan, _progress)
             http_api.add_load_rows(report, app, plan, _progress)
         report.tables.append(gateway.planned_table(redis_url, plan, _progress))
@@ -155,6 +163,12 @@ target is there to be read beside the others.
   authenticated DRF endpoint of the same server: token lookup, middleware, DRF dispatch, nothing
   else. Latency percentiles are wrk's; each figure is the median over the rounds. Server CPU
   per request is the CPU time gunicorn's processes used during a round divided by its requests.
+- **chat API at scale**: the same chat requests through gunicorn on the sample package and on
+  the generated package of ten copies of it (below, "chat in-process"), each served by its own
+  gunicorn (2 sync workers, its own Redis database) side by side, their `wrk` runs alternated
+  round by round; p95 is wrk's 95th percentile (printed by the Lua script's `done` hook). The
+  target is p95 on the larger package within 1.5x of p95 on the sample. `python -m bench --only
+  chat-scale` runs these rows and the in-process ones alone.
 - **load run**: one long `wrk` run of the chat endpoint on loopback; any non-2xx response or
   socket error counts as an error.
 - **chat in-process**: `services.answer` with the offline provider, without HTTP, in its own
@@ -224,7 +238,8 @@ def main() -> None:
         choices=SECTIONS,
         help="run one part (uploads: upload extraction, session size, in-process PDF extraction "
         "against pdftotext; pdf: only the in-process PDF extraction against pdftotext, no "
-        "servers); prints the table, does not write docs",
+        "servers; chat-scale: chat p50/p95 through gunicorn and in-process on the sample and "
+        "the ten-times package); prints the table, does not write docs",
     )
     args = parser.parse_args()
     if args.samples:

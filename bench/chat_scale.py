@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import yaml
 
+from bench.harness import run_json
 from bench.report import Report, Row, ms, times
 
 REPO = Path(__file__).resolve().parent.parent
@@ -116,22 +116,9 @@ def measure(rounds: int = ROUNDS) -> dict[str, float]:
 
 
 def compare(rounds: int = ROUNDS) -> dict[str, float]:
-    """``measure`` in a fresh interpreter with the app's settings."""
-    out = subprocess.run(
-        [sys.executable, "-m", "bench.chat_scale", str(rounds)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-        # As a deployed worker runs: DEBUG off (no per-request check of the package files).
-        env={
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "aicd.settings",
-            "AICD_LOG_LEVEL": "WARNING",
-            "DJANGO_DEBUG": "0",
-        },
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    """``measure`` in a fresh interpreter with the app's settings, as a deployed worker runs:
+    DEBUG off (no per-request check of the package files)."""
+    return run_json("bench.chat_scale", str(rounds), DJANGO_DEBUG="0")
 
 
 def add_rows(report: Report, plan: dict[str, object], progress: Callable[[str], None]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -128,11 +129,43 @@ def compile_bytecode(root: Path, packages: tuple[str, ...]) -> None:
     )
 
 
+def run_json(module: str, *args: str, **env: str) -> dict[str, float]:
+    """``python -m module args`` in a fresh interpreter with the app's settings (and ``env``),
+    read as the JSON object its last line of output prints.
+
+    A benchmark that imports the app measures it in its own process, as a worker loads it, and
+    leaves this one (which runs the servers) free of Django.
+    """
+    out = subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "aicd.settings",
+            "AICD_LOG_LEVEL": "WARNING",
+            **env,
+        },
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"python -m {module} failed ({out.returncode}):\n{out.stderr[-3000:]}")
+    result: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+#: Building a context pack ten times the sample's (section embeddings included) takes minutes
+#: on a busy machine, beyond ``manage``'s default timeout.
+BUILD_TIMEOUT_S = 900
+
+
 @contextmanager
 def app_server(redis_url: str, *, workers: int = 2, **overrides: str) -> Iterator[App]:
-    """Migrate a fresh SQLite DB, build the sample context pack, serve it with gunicorn.
+    """Migrate a fresh SQLite DB, build the context pack, serve it with gunicorn.
 
-    ``overrides`` are further AICD_* variables for the server (a provider, AICD_THREADS).
+    ``overrides`` are further AICD_* variables for the server (a provider, AICD_THREADS, the
+    package directory: the shipped sample package unless ``AICD_PACKAGE_DIR`` names another).
     """
     workdir = Path(tempfile.mkdtemp(prefix="aicd-bench-app-"))
     env = app_env(
@@ -146,7 +179,7 @@ def app_server(redis_url: str, *, workers: int = 2, **overrides: str) -> Iterato
     )
     try:
         manage(env, "migrate", "--noinput")
-        manage(env, "build_context_pack")
+        manage(env, "build_context_pack", timeout=BUILD_TIMEOUT_S)
         manage(env, "collectstatic", "--noinput")
         compile_bytecode(REPO, APP_PACKAGES)
         create_users(env, {BENCH_USER: BENCH_PASSWORD})
@@ -189,6 +222,8 @@ class WrkResult:
     requests_per_s: float
     non_2xx: int
     socket_errors: int
+    #: wrk prints no 95th percentile; the Lua script's ``done`` hook does (``lua_script``).
+    p95_ms: float | None = None
 
     @property
     def errors(self) -> int:
@@ -214,6 +249,7 @@ def parse_wrk(output: str) -> WrkResult:
     sockets = re.search(
         r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output
     )
+    p95 = re.search(r"^p95_us (\d+)$", output, re.M)
     return WrkResult(
         p50_ms=_ms(p50.group(1)),
         p99_ms=_ms(p99.group(1)),
@@ -221,6 +257,7 @@ def parse_wrk(output: str) -> WrkResult:
         requests_per_s=float(rate.group(1)),
         non_2xx=int(non_2xx.group(1)) if non_2xx else 0,
         socket_errors=sum(int(x) for x in sockets.groups()) if sockets else 0,
+        p95_ms=int(p95.group(1)) / 1000 if p95 else None,
     )
 
 
@@ -272,6 +309,9 @@ def lua_script(
         "  if #bodies == 0 then return wrk.format() end",
         "  b = b % #bodies + 1",
         "  return wrk.format(nil, nil, nil, bodies[b])",
+        "end",
+        "done = function(summary, latency, requests)",
+        '  io.write(string.format("p95_us %d\\n", latency:percentile(95)))',
         "end",
     ]
     path = directory / f"{name}.lua"

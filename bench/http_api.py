@@ -1,4 +1,5 @@
-"""Chat API against the bare authenticated DRF endpoint of the same server, and the 60 s load run."""
+"""Chat API against the bare authenticated DRF endpoint of the same server, on the sample package
+and on a generated package ten times its size, and the 60 s load run."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from statistics import median
 
 import httpx
 
-from bench.harness import App, WrkResult, lua_script, server_cpu_seconds, wrk
+from bench import chat_scale
+from bench.harness import App, WrkResult, app_server, lua_script, server_cpu_seconds, wrk
 from bench.report import Report, Row, ms, times
 
 CHAT = "/api/source-grounded-chat"
@@ -106,6 +108,111 @@ def compare(app: App, *, rounds: int, seconds: int, connections: int) -> Compari
         connections=connections,
         errors=sum(r.errors for r in chat + floor),
     )
+
+
+@dataclass(frozen=True)
+class ScaleComparison:
+    """Chat latency medians over the rounds on the sample package's server and on the server of
+    a package ten times its size."""
+
+    sample_p50_ms: float
+    sample_p95_ms: float
+    scaled_p50_ms: float
+    scaled_p95_ms: float
+    errors: int
+
+
+def _p95(result: WrkResult) -> float:
+    if result.p95_ms is None:
+        raise RuntimeError("wrk printed no 95th percentile (the Lua script's done hook)")
+    return result.p95_ms
+
+
+def compare_scaled(
+    sample: App, scaled: App, *, rounds: int, seconds: int, connections: int
+) -> ScaleComparison:
+    """Alternate chat runs on the two servers so both see the same machine conditions."""
+    with tempfile.TemporaryDirectory(prefix="aicd-bench-wrk-") as tmp:
+        scripts = [
+            lua_script(Path(tmp), name, tokens=app.tokens, method="POST", bodies=_bodies())
+            for name, app in (("sample", sample), ("scaled", scaled))
+        ]
+        results: list[list[WrkResult]] = [[], []]
+        for app, script in zip((sample, scaled), scripts, strict=True):
+            # Warm-up: every worker loads its context pack and the tokenizer before measuring.
+            wrk(app.base_url + CHAT, script=script, seconds=2, connections=connections)
+        for _ in range(rounds):
+            for app, script, out in zip((sample, scaled), scripts, results, strict=True):
+                out.append(
+                    wrk(
+                        app.base_url + CHAT, script=script, seconds=seconds, connections=connections
+                    )
+                )
+    on_sample, on_scaled = results
+    return ScaleComparison(
+        sample_p50_ms=median([r.p50_ms for r in on_sample]),
+        sample_p95_ms=median([_p95(r) for r in on_sample]),
+        scaled_p50_ms=median([r.p50_ms for r in on_scaled]),
+        scaled_p95_ms=median([_p95(r) for r in on_scaled]),
+        errors=sum(r.errors for r in on_sample + on_scaled),
+    )
+
+
+def _other_database(redis_url: str) -> str:
+    """The same Redis server, another database: the two servers' users share ids, and their
+    sessions and throttle counts must not meet."""
+    return redis_url.rsplit("/", 1)[0] + "/1"
+
+
+def add_scale_rows(
+    report: Report,
+    app: App,
+    redis_url: str,
+    plan: dict[str, object],
+    progress: Callable[[str], None],
+) -> None:
+    """Chat p50 and p95 through gunicorn on the sample package (``app``) and on a package of
+    ten copies of it (``bench/chat_scale.py``'s), served the same way beside it."""
+    progress("chat API on the sample package and on the ten-times package")
+    with tempfile.TemporaryDirectory(prefix="aicd-bench-scaled-") as tmp:
+        package = chat_scale.scaled_package(chat_scale.SAMPLE, chat_scale.FACTOR, Path(tmp))
+        with app_server(_other_database(redis_url), AICD_PACKAGE_DIR=str(package)) as scaled:
+            check_answers(app)
+            check_answers(scaled)
+            c = compare_scaled(
+                app,
+                scaled,
+                rounds=int(plan["http_rounds"]),  # type: ignore[call-overload]
+                seconds=int(plan["http_seconds"]),  # type: ignore[call-overload]
+                connections=CONNECTIONS,
+            )
+    section = "chat API at scale"
+    copies = f"generated package ({chat_scale.FACTOR} copies of the sample)"
+    report.add(Row(section, f"p50, sample package, {CONNECTIONS} connections", ms(c.sample_p50_ms)))
+    report.add(Row(section, f"p95, sample package, {CONNECTIONS} connections", ms(c.sample_p95_ms)))
+    report.add(
+        Row(
+            section,
+            f"p50, {copies}",
+            ms(c.scaled_p50_ms),
+            f"sample package {ms(c.sample_p50_ms)}",
+            times(c.scaled_p50_ms / c.sample_p50_ms),
+        )
+    )
+    ratio = c.scaled_p95_ms / c.sample_p95_ms
+    report.add(
+        Row(
+            section,
+            f"p95, {copies}",
+            ms(c.scaled_p95_ms),
+            f"sample package {ms(c.sample_p95_ms)}",
+            times(ratio),
+            f"<= {chat_scale.SCALE_TARGET}x",
+            ratio <= chat_scale.SCALE_TARGET,
+        )
+    )
+    if c.errors:
+        report.notes.append(f"{c.errors} errors (non-2xx or socket) during the chat scale runs")
 
 
 def load_run(app: App, *, seconds: int, connections: int) -> WrkResult:

@@ -10,15 +10,13 @@ from __future__ import annotations
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
+from bench.harness import run_json
 from bench.report import Report, Row, ms, times
 
-REPO = Path(__file__).resolve().parent.parent
 ROUNDS = 5
 
 
@@ -64,15 +62,7 @@ def measure(rounds: int = ROUNDS) -> dict[str, float]:
 
 def compare(rounds: int = ROUNDS) -> dict[str, float]:
     """``measure`` in a fresh interpreter with the app's settings."""
-    out = subprocess.run(
-        [sys.executable, "-m", "bench.screening", str(rounds)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "aicd.settings", "AICD_LOG_LEVEL": "WARNING"},
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_json("bench.screening", str(rounds))
 
 
 if __name__ == "__main__":

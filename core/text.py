@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 
 import Stemmer
@@ -53,7 +54,13 @@ def words(text: str) -> list[str]:
 
 def stems(text: str) -> list[str]:
     """Every word of ``text`` stemmed, stopwords included (phrases need them)."""
-    stemmed: list[str] = _stemmer().stemWords(words(text))
+    return stem_words(words(text))
+
+
+def stem_words(found: Sequence[str]) -> list[str]:
+    """Each of ``found`` (words as ``words`` splits them) stemmed on its own, in order: a word's
+    stem never depends on its neighbours, so an analysed question pairs each word with its stem."""
+    stemmed: list[str] = _stemmer().stemWords(list(found))
     return stemmed
 
 

@@ -31,6 +31,7 @@ from assistant.domain.prompt import SourceRef
 from assistant.package import kinds as section_kinds
 from assistant.package.expansion import Expansion
 from assistant.package.units import ITEM, LIST, ROW, SENTENCE, TABLE, units
+from assistant.retrieval.query import Query
 from assistant.retrieval.question_memory import Votes
 from assistant.retrieval.question_types import FIGURE, LISTING, WHO, has_type_signal
 from assistant.retrieval.section_space import SectionSpace
@@ -49,9 +50,12 @@ OTHER_SOURCE_SHARE = 0.2
 
 @dataclass(frozen=True)
 class Composer:
-    """Composes the lane for one question; ``idf`` weighs a term (0 for words the package lacks)."""
+    """Composes the lane for one question; ``idf`` weighs a term (0 for words the package lacks).
 
-    question: str
+    ``question`` is the analysed question (``assistant/retrieval/query.py``), or plain text that
+    the unit scorer analyses (the trainers and tests pass text)."""
+
+    question: str | Query
     expansion: Expansion
     idf: Callable[[str], float | None]
     #: The package's latent space, one of the learnt unit ranker's features (None: left out).

@@ -47,8 +47,9 @@ def described(
     """Every scored unit of every sent source with its features, the question's own included."""
     rows = [d for i, ref in enumerate(refs) for d in scorer.described(i, ref)]
     best = max((s.score for s, _ in rows), default=0.0) or 1.0
-    question = space.question_vector(scorer.question) if space is not None else None
-    asked = word_embedding.embed([scorer.question])[0]
+    question = space.question_vector(scorer.query) if space is not None else None
+    # The question's embedding is the one the section ranker's candidates read (``Query``).
+    asked = scorer.query.embedding
     for scored, feats in rows:
         feats["relative_score"] = scored.score / best
         vectors = _unit_vectors(refs[scored.ref_index].text)

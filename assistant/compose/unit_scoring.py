@@ -18,18 +18,17 @@ from assistant.domain.prompt import SourceRef
 from assistant.package import kinds as section_kinds
 from assistant.package.expansion import Expansion
 from assistant.package.units import ITEM, LIST, ROW, SENTENCE, TABLE, Unit, unit_text, units
-from assistant.retrieval.index import analyze
+from assistant.retrieval.index import analyze, analyze_stems
+from assistant.retrieval.query import Query
 from assistant.retrieval.question_types import (
     DEFINITION,
     FIGURE,
     LISTING,
     OTHER,
     WHO,
-    defined_term,
     has_type_signal,
-    question_type,
 )
-from core.text import content_stems, stems
+from core.text import content_stems
 
 MAX_LIST_ITEMS = 14
 HEADING_SHARE = 0.35
@@ -63,23 +62,33 @@ class _Section:
 
 @dataclass(frozen=True)
 class UnitScorer:
-    """Scores units against one question; ``idf`` weighs a term (0 for words the package lacks)."""
+    """Scores units against one question; ``idf`` weighs a term (0 for words the package lacks).
 
-    question: str
+    ``question`` is the analysed question (``assistant/retrieval/query.py``) the pipeline built;
+    plain text, as the trainers and tests pass it, is analysed once here (``query``)."""
+
+    question: str | Query
     expansion: Expansion
     idf: Callable[[str], float | None]
 
     @cached_property
+    def query(self) -> Query:
+        return Query.of(self.question)
+
+    @cached_property
     def qtype(self) -> str:
-        return question_type(self.question)
+        return self.query.question_type
+
+    @cached_property
+    def _analysed(self) -> list[str]:
+        """The question's own index-side tokens (``analyze``), from its stems."""
+        return analyze_stems(self.query.stems, self.expansion)
 
     @cached_property
     def terms(self) -> dict[str, float]:
         """The question's analysed and expanded terms, each with its IDF weight."""
         weights: dict[str, float] = {}
-        for term in analyze(self.question, self.expansion) + self.expansion.expand(
-            stems(self.question)
-        ):
+        for term in self._analysed + self.expansion.expand(self.query.stems):
             weight = self.idf(term)
             if weight:
                 weights[term] = max(weights.get(term, 0.0), weight)
@@ -88,17 +97,16 @@ class UnitScorer:
     @cached_property
     def _own_terms(self) -> dict[str, float]:
         """The weighted terms the question itself holds, expansions left out."""
-        own = set(analyze(self.question, self.expansion))
+        own = set(self._analysed)
         return {t: w for t, w in self.terms.items() if t in own}
 
     @cached_property
     def _warn_question(self) -> bool:
-        return bool(_WARN_Q.search(self.question))
+        return bool(_WARN_Q.search(self.query.text))
 
     @cached_property
     def _term_stems(self) -> set[str]:
-        term = defined_term(self.question) if self.qtype == DEFINITION else None
-        return set(content_stems(term)) if term else set()
+        return set(self.query.defined_stems) if self.qtype == DEFINITION else set()
 
     def score_ref(self, index: int, ref: SourceRef) -> list[Scored]:
         """Every unit of ``ref`` that holds a question term, scored; ``index`` is its rank."""

@@ -11,6 +11,7 @@ from assistant.domain import lanes
 from assistant.domain.modes import Mode
 
 if TYPE_CHECKING:
+    from assistant.retrieval.query import Query
     from assistant.review.criterion_assessment import Check
 
 SYSTEM_INSTRUCTIONS = """You are the AICD source-grounded assistant. Answer only from the sources supplied in this request.
@@ -53,6 +54,10 @@ class ProviderRequest:
     #: The criteria as the provider reads them (``assistant/review/findings.py`` renders them).
     criteria_list: str = ""
     draft_kind: str = ""
+    #: ``question`` as the pipeline analysed it (``assistant/retrieval/query.py``), for a
+    #: provider that reads its stems (the offline one); None when a caller built the request
+    #: from text alone, and such a provider analyses ``question`` itself. Never sent anywhere.
+    query: Query | None = field(default=None, compare=False, repr=False)
 
     @property
     def system_instructions(self) -> str:

@@ -16,23 +16,32 @@ section row (docs/package-format.md, "Derived criteria"):
   or deadline: ``date``; a cost or budget: ``amount``; a sign-off: ``confirmation``);
 - ``applies_to``: every draft kind, unless the artifact's ``checklist_applies_to`` names some.
 
-Declared criteria win: a package that declares any gets none derived. The result is
-deterministic (artifacts in path order, sections and items in document order).
+Declared criteria win: a package that declares any gets none derived. A package with neither
+declared criteria nor checklist items gets criteria from its rule sentences instead
+(``assistant/package/rule_criteria.py``), so that every package is reviewed by the one criteria
+review. The result is deterministic (artifacts in path order, sections and items in document order).
 """
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from assistant.package import criteria as declared_criteria
 from assistant.package import kinds as section_kinds
-from assistant.package.criteria import DRAFT_KINDS, Criterion, ReviewCriteria, table
-from core.text import STOPWORDS, content_stems, stems
+from assistant.package import rule_criteria
+from assistant.package.criteria import (
+    CHECKLIST_BASIS,
+    DRAFT_KINDS,
+    RULES_BASIS,
+    Criterion,
+    ReviewCriteria,
+    table,
+)
+from assistant.package.key_phrases import CLAUSE_BREAK, Weights, asks_for
+from core.text import STOPWORDS, content_stems
 
 if TYPE_CHECKING:
     from assistant.package.artifacts import Artifact, Section
@@ -50,21 +59,8 @@ NO_OWNER = "the reviewer (the checklist names no owner)"
 
 _ITEM = re.compile(r"^(?:- |\d+\. )(?:\[[ xX]\]\s*)?(?P<text>.+)$")
 _LABEL = re.compile(r"^(?P<label>[^:—–]+?)\s*(?::|\s[—–]\s)\s*(?P<rest>\S.*)$")
-_CLAUSE_BREAK = re.compile(r"[,;:.()—–!?]|\s-\s")
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'’-]*")
 _OWNER_COLUMN = re.compile(r"\b(?:owner|confirmed by|responsible|accountable|who)\b", re.I)
-# What an item asks for, in the order they are tried; the first that the item names wins.
-_ASKS_FOR = (
-    (
-        "person",
-        re.compile(
-            r"\bnamed\b|\bowners?\b|\bwho\b|\baccountable\b|\bresponsible (?:person|lead)\b", re.I
-        ),
-    ),
-    ("date", re.compile(r"\bdates?\b|\bdeadlines?\b|\bdue\b|\bby when\b", re.I)),
-    ("amount", re.compile(r"\bcosts?\b|\bbudgets?\b|\bprice\b|\bspend\b", re.I)),
-    ("confirmation", re.compile(r"\bsign(?:ed)?[- ]off\b|\bapprov(?:al|ed)\b", re.I)),
-)
 
 
 @dataclass(frozen=True)
@@ -79,12 +75,14 @@ class _Item:
 
 @dataclass(frozen=True)
 class Derived:
-    """The derived criteria, how many items the cap left out, and what is wrong with the
-    ``checklist_applies_to`` declarations."""
+    """The derived criteria, what they were derived from (``CHECKLIST_BASIS`` or
+    ``RULES_BASIS``), how many items (or rule sections) the cap left out, and what is wrong with
+    the ``checklist_applies_to`` declarations."""
 
     criteria: tuple[Criterion, ...] = ()
     left_out: int = 0
     problems: tuple[str, ...] = ()
+    basis: str = CHECKLIST_BASIS
 
 
 def collect(artifacts: Sequence[Artifact]) -> tuple[ReviewCriteria, list[str], Derived]:
@@ -94,7 +92,12 @@ def collect(artifacts: Sequence[Artifact]) -> tuple[ReviewCriteria, list[str], D
     if any(declared_criteria.DECLARED_KEY in a.meta for a in artifacts):
         return review, found, Derived()
     derived = derive(artifacts)
-    review = ReviewCriteria(derived.criteria, review.prohibitions, review.not_covered)
+    if not derived.criteria:
+        rules, left_out = rule_criteria.derive(artifacts)
+        derived = replace(derived, criteria=rules, left_out=left_out, basis=RULES_BASIS)
+    review = ReviewCriteria(
+        derived.criteria, review.prohibitions, review.not_covered, basis=derived.basis
+    )
     return review, found + list(derived.problems), derived
 
 
@@ -113,7 +116,9 @@ def derive(artifacts: Sequence[Artifact]) -> Derived:
         if section.kind == section_kinds.CHECKLIST
         for item in _items(artifact, section)
     ]
-    weights = _Weights.of(artifacts, items)
+    weights = Weights.of(
+        [s.text for a in artifacts for s in a.sections] + [item.text for item in items]
+    )
     applies = {a.source_path: _applies_to(a, found) for a in artifacts}
     criteria: list[Criterion] = []
     names: set[str] = set()
@@ -132,18 +137,15 @@ def derive(artifacts: Sequence[Artifact]) -> Derived:
                 evidence_expected=item.text.rstrip(". "),
                 confirmed_by=item.owner or NO_OWNER,
                 applies_to=applies[item.artifact.source_path],
-                terms=weights.key_phrases(item),
+                # The checklist's own heading words name every item, so none of them is a term.
+                terms=weights.key_phrases(
+                    item.text, set(content_stems(item.section.heading)), MAX_TERMS
+                ),
                 requires=asks_for(item.text),
                 row_id=f"{item.artifact.topic}#{item.section.anchor}",
             )
         )
     return Derived(tuple(criteria), len(items) - read, tuple(found))
-
-
-def asks_for(text: str) -> str:
-    """The element an item asks a draft to hold (person, date, amount, confirmation), or ""."""
-    found = [(m.start(), element) for element, p in _ASKS_FOR if (m := p.search(text))]
-    return min(found)[1] if found else ""
 
 
 def _items(artifact: Artifact, section: Section) -> list[_Item]:
@@ -203,7 +205,7 @@ def _opening(text: str, limit: int) -> str:
     """The item's first words up to a clause break, at most ``limit`` of them after a leading
     article, no trailing stopword, the first capitalised ("A named owner for the help page after
     launch" -> "Named owner for the help page")."""
-    words = _CLAUSE_BREAK.split(text, maxsplit=1)[0].split()
+    words = CLAUSE_BREAK.split(text, maxsplit=1)[0].split()
     while len(words) > 1 and words[0].lower() in _ARTICLES:
         words.pop(0)
     words = words[:limit]
@@ -211,67 +213,3 @@ def _opening(text: str, limit: int) -> str:
         words.pop()
     name = " ".join(words).strip()
     return name[:1].upper() + name[1:]
-
-
-@dataclass(frozen=True)
-class _Weights:
-    """How rare each stem is across the package's rows and checklist items (its idf)."""
-
-    document_frequency: Counter[str]
-    documents: int
-
-    @classmethod
-    def of(cls, artifacts: Sequence[Artifact], items: Sequence[_Item]) -> _Weights:
-        documents = [set(content_stems(s.text)) for a in artifacts for s in a.sections]
-        documents += [set(content_stems(item.text)) for item in items]
-        frequency: Counter[str] = Counter(s for doc in documents for s in doc)
-        return cls(frequency, len(documents))
-
-    def idf(self, stem: str) -> float:
-        return math.log((1 + self.documents) / (1 + self.document_frequency[stem]))
-
-    def weight(self, word: str, heading: set[str]) -> float:
-        """A word's mean idf over its stems; nothing for a word of the checklist's heading."""
-        found = stems(word)
-        if not found or heading & set(found):
-            return 0.0
-        return sum(self.idf(s) for s in found) / len(found)
-
-    def key_phrases(self, item: _Item) -> tuple[str, ...]:
-        """The item's best one- and two-word content spans, rarest first (position breaks ties)."""
-        heading = set(content_stems(item.section.heading))
-        scored: dict[str, tuple[float, int]] = {}
-        position = 0
-        for run in _content_runs(item.text):
-            weights = [self.weight(w, heading) for w in run]
-            for i, word in enumerate(run):
-                spans = [([word], weights[i])]
-                if i + 1 < len(run):
-                    spans.append(([word, run[i + 1]], weights[i] + weights[i + 1]))
-                for words, weight in spans:
-                    if min(weights[i : i + len(words)]) <= 0:
-                        continue  # a span holding a checklist-heading word names the checklist
-                    phrase = " ".join(words).lower()
-                    scored.setdefault(phrase, (weight, position))
-                    position += 1
-        ranked = sorted(scored.items(), key=lambda kv: (-kv[1][0], kv[1][1]))
-        return tuple(phrase for phrase, _ in ranked[:MAX_TERMS])
-
-
-def _content_runs(text: str) -> list[list[str]]:
-    """The runs of content words between stopwords and punctuation ("Identify timeline of
-    attack" -> [["Identify", "timeline"], ["attack"]]); numbers and one-letter words end a run."""
-    runs: list[list[str]] = []
-    for clause in _CLAUSE_BREAK.split(text):
-        run: list[str] = []
-        for token in _WORD.findall(clause):
-            word = token.strip("'’-")
-            if not word or word.lower() in STOPWORDS or word.isdigit() or len(word) < 2:
-                if run:
-                    runs.append(run)
-                run = []
-                continue
-            run.append(word)
-        if run:
-            runs.append(run)
-    return runs

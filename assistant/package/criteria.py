@@ -31,6 +31,10 @@ DRAFT_KINDS = ("prd", "poc_proposal", "architecture_proposal")
 REQUIRED_ELEMENTS = ("person", "number", "amount", "date", "confirmation")
 NAME_COLUMNS = ("item", "criterion")
 DECLARED_KEY = "review_criteria"
+#: Where a package's criteria come from: its declaration, its checklist sections
+#: (``checklist_criteria.py``), or its rule sentences (``rule_criteria.py``). A review of rule
+#: criteria checks those a draft speaks to, not all of them (``assistant/review/criteria_review.py``).
+DECLARED_BASIS, CHECKLIST_BASIS, RULES_BASIS = "declared", "checklist", "rules"
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,7 @@ class ReviewCriteria:
     criteria: tuple[Criterion, ...] = ()
     prohibitions: tuple[Prohibition, ...] = ()
     not_covered: NotCoveredRule | None = None
+    basis: str = DECLARED_BASIS
 
     def for_kind(self, kind: str) -> tuple[Criterion, ...]:
         return tuple(c for c in self.criteria if kind in c.applies_to)
@@ -94,6 +99,7 @@ class ReviewCriteria:
                 for p in self.prohibitions
             ],
             "not_covered": self.not_covered.__dict__ if self.not_covered else None,
+            "basis": self.basis,
         }
 
     @classmethod
@@ -112,7 +118,12 @@ class ReviewCriteria:
             for p in data.get("prohibitions", [])
         )
         rule = data.get("not_covered")
-        return cls(criteria, prohibitions, NotCoveredRule(**rule) if rule else None)
+        return cls(
+            criteria,
+            prohibitions,
+            NotCoveredRule(**rule) if rule else None,
+            str(data.get("basis", DECLARED_BASIS)),
+        )
 
 
 def parse_signals(text: str) -> tuple[tuple[tuple[str, ...], ...], ...]:

@@ -28,6 +28,7 @@ from assistant.providers.base import BaseProvider, ProviderError, get_provider
 from assistant.retrieval import question_types, ranking
 from assistant.retrieval.context_pack import get_context_pack
 from assistant.retrieval.index import SearchResult
+from assistant.retrieval.query import Query
 from assistant.review import criteria_review, criterion_assessment
 from assistant.review import findings as review_findings
 from assistant.verify import verification
@@ -79,7 +80,7 @@ def answer(
         adapter_name=adapter.name if adapter else settings.AICD_CURRENT_CONTEXT_ADAPTER,
     )
     try:
-        return _run(run, question, mode, provider, adapter, session_sources)
+        return _run(run, Query(question), mode, provider, adapter, session_sources)
     except ModelNotReady as exc:
         # The worker never trains: an unbuilt model ends the run at once, for the operator to fix.
         logger.error("The assistant is not ready: %s", exc)
@@ -88,12 +89,16 @@ def answer(
 
 def _run(
     run: RunBuilder,
-    question: str,
+    query: Query,
     mode: Mode,
     provider: BaseProvider,
     adapter: BaseCurrentContextAdapter | None,
     session_sources: Sequence[SessionSource],
 ) -> Run:
+    """One run of ``query``: the question analysed once at the door (``assistant/retrieval/query.py``)
+    and the same value read by retrieval, row selection and the provider. The intent screen,
+    the answerability check, the review plan and the current-context adapter read the text."""
+    question = query.text
     with run.watch.phase("screening"):
         screened = policy.screen_intent(question)
     run.screening = dict(screened.screening)
@@ -103,14 +108,21 @@ def _run(
     pack = get_context_pack()
     run.package_version = pack.package_version
     with run.watch.phase("retrieval"):
-        search = ranking.search(pack.index, question, k=SEARCH_DEPTH)
+        search = ranking.search(pack.index, query, k=SEARCH_DEPTH)
         decision = policy.decide(question, search, pack, with_sources=bool(session_sources))
     run.screening.update(decision.screening)
     if decision.refusal is not None:
         return run.refused(decision.refusal, refused_sources=len(session_sources))
 
-    rows = _select_rows(search, question)
-    review = criteria_review.plan(question, session_sources, pack.review, pack.index.expansion)
+    rows = _select_rows(search, query)
+    review = criteria_review.plan(
+        question,
+        session_sources,
+        pack.review,
+        pack.index.expansion,
+        pack.index.idf,
+        lambda row_id: tokens.count_shared(row.text) if (row := pack.row(row_id)) else 0,
+    )
     if review is not None:
         # The declared criteria and the rules a draft breaks are cited like any package row.
         extra = (pack.row(row_id) for row_id in review.row_ids)
@@ -124,6 +136,7 @@ def _run(
     request = prompt.ProviderRequest(
         mode=mode,
         question=question,
+        query=query,
         lane_order=lanes.required_lanes(mode, with_uploads=False),
         package_refs=tuple(records.package_ref(f"P{i}", row) for i, row in enumerate(rows, 1)),
         current_refs=tuple(records.current_ref(f"C{i}", r) for i, r in enumerate(current.refs, 1)),
@@ -234,7 +247,7 @@ def _with_uploads(
     )
 
 
-def _select_rows(search: SearchResult, question: str) -> tuple[PackageRow, ...]:
+def _select_rows(search: SearchResult, query: Query) -> tuple[PackageRow, ...]:
     """The ranked rows whose ranker share is close to the best one's (assistant/retrieval/ranking.py).
 
     A question asking for a list ("What must ... check?") is answered by a list or table: when
@@ -246,9 +259,7 @@ def _select_rows(search: SearchResult, question: str) -> tuple[PackageRow, ...]:
     top = search.hits[0].score
     picked = [h.row for h in search.hits if h.score >= top * RELATIVE_SCORE_FLOOR]
     picked = picked[:MAX_PACKAGE_REFS]
-    if question_types.question_type(question) == question_types.LISTING and not any(
-        map(_lists, picked)
-    ):
+    if query.question_type == question_types.LISTING and not any(map(_lists, picked)):
         checklists = [
             h.row for h in search.hits if h.row.kind == section_kinds.CHECKLIST and _lists(h.row)
         ]

@@ -1,6 +1,8 @@
 """The embedded offline provider: quotes the best-matching sentences of the sources it is sent.
 
-With uploaded session sources it adds the structured review lanes (assistant.providers.review).
+With uploaded session sources it adds the structured review lanes of the criteria review
+(``assistant/review/criteria_lanes.py``): every package has criteria, declared or derived
+(``assistant/package/checklist_criteria.py``), so there is one review engine.
 """
 
 from __future__ import annotations
@@ -14,10 +16,9 @@ from assistant.package.sentences import best_sentences
 from assistant.providers.base import BaseProvider, ProviderResponse
 from assistant.retrieval import question_memory, section_space
 from assistant.retrieval.context_pack import get_context_pack
+from assistant.retrieval.query import Query
 from assistant.review import criteria_lanes
-from assistant.review import overlap as review
 from assistant.review.upload_sentences import quotable
-from core.text import content_stems
 
 MAX_PACKAGE_REFS_QUOTED = 4
 
@@ -36,9 +37,10 @@ class DeterministicProvider(BaseProvider):
         return "extractive-v1"
 
     def complete(self, request: ProviderRequest) -> ProviderResponse:
-        terms = content_stems(request.question)
+        query = _query(request)
+        terms = list(query.content_stems)
         out: dict[str, str] = {}
-        out[lanes.PACKAGE_SAYS] = self._package_answer(request) or self._quote_refs(
+        out[lanes.PACKAGE_SAYS] = self._package_answer(request, query) or self._quote_refs(
             request.package_refs[:MAX_PACKAGE_REFS_QUOTED], terms
         )
         if lanes.CURRENT_SAYS in request.lane_order:
@@ -59,24 +61,19 @@ class DeterministicProvider(BaseProvider):
             out[lanes.UPLOADED_SAYS] = criteria_lanes.uploaded_lane(request, request.criteria)
             out[lanes.ASSESSMENT] = criteria_lanes.assessment_lane(request, request.criteria)
             out[lanes.MISSING_EVIDENCE] = criteria_lanes.missing_lane(request, request.criteria)
-        elif request.uploaded_refs:
-            findings = review.findings(request, terms)
-            out[lanes.UPLOADED_SAYS] = review.uploaded_lane(request, terms)
-            out[lanes.ASSESSMENT] = review.assessment_lane(request, findings)
-            out[lanes.MISSING_EVIDENCE] = review.missing_lane(request, findings)
         text = "\n\n".join(f"{label}\n{out[label]}" for label in request.lane_order if label in out)
         return ProviderResponse(text=text, model=self.model)
 
     @staticmethod
-    def _package_answer(request: ProviderRequest) -> str:
+    def _package_answer(request: ProviderRequest, query: Query) -> str:
         """The composed answer (assistant/compose/composer.py), weighted by the package's own term IDF."""
         index = get_context_pack().index
         return Composer(
-            request.question,
+            query,
             index.expansion,
             index.idf,
             section_space.for_index(index),
-            question_memory.for_index(index).votes(request.question),
+            question_memory.for_index(index).votes(query),
         ).compose(request.package_refs)
 
     @staticmethod
@@ -123,3 +120,12 @@ class DeterministicProvider(BaseProvider):
             f"was retrieved to compare it with. This is an implication of the cited lanes, not "
             f"source evidence."
         )
+
+
+def _query(request: ProviderRequest) -> Query:
+    """The question as the pipeline analysed it; a request built from text alone (tests, the
+    learning side), or whose question was replaced after, is analysed here, once per answer."""
+    query = request.query
+    return (
+        query if query is not None and query.text == request.question else Query(request.question)
+    )

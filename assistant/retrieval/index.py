@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from assistant.domain.types import PackageRow
 from assistant.package.expansion import Expansion
 from assistant.retrieval import support
+from assistant.retrieval.query import Query
 from core.text import stemmed_stopwords, stems
 
 if TYPE_CHECKING:
@@ -31,7 +32,11 @@ ANALYSED_AHEAD_ROWS = 2000
 
 def analyze(text: str, expansion: Expansion) -> list[str]:
     """Index-side tokens of a text: content stems plus glossary phrase tokens."""
-    seq = stems(text)
+    return analyze_stems(stems(text), expansion)
+
+
+def analyze_stems(seq: Sequence[str], expansion: Expansion) -> list[str]:
+    """``analyze`` of a text already stemmed (an analysed question's ``stems``)."""
     return [s for s in seq if s not in stemmed_stopwords()] + expansion.phrase_tokens(seq)
 
 
@@ -80,6 +85,9 @@ class SearchResult:
     top_score: float
     coverage: float
     coverage_top: float = 0.0
+    #: The question's stems as the package spells them (``Index.correct``), which the ranker's
+    #: features read again (``rank_features.analyse``) rather than correcting them twice.
+    spelled: tuple[str, ...] = ()
 
     @property
     def top(self) -> Hit | None:
@@ -160,16 +168,23 @@ class Index:
             return stem
         return candidates[dfs.index(best_df)]
 
-    def search(self, question: str, *, k: int = 5) -> SearchResult:
-        """Rank rows for ``question``, with how much of it the leading rows cover."""
-        seq = [self.correct(s) for s in stems(question)]
+    def spelled(self, query: Query) -> tuple[str, ...]:
+        """The question's stems, each corrected to the package's spelling (``correct``)."""
+        return tuple(self.correct(s) for s in query.stems)
+
+    def search(self, question: str | Query, *, k: int = 5) -> SearchResult:
+        """Rank rows for ``question``, with how much of it the leading rows cover.
+
+        ``question`` is the analysed question (``assistant/retrieval/query.py``); plain text, as
+        tests and the learning side pass it, is analysed here."""
+        seq = self.spelled(Query.of(question))
         terms = _query_tokens_from(seq, self.expansion)
         known = [t for t in terms if t in self._bm25.vocab_dict]
         if not known or not self.rows:
-            return SearchResult((), tuple(terms), 0.0, 0.0)
+            return SearchResult((), tuple(terms), 0.0, 0.0, spelled=seq)
         ranked = self._rank(known, k)
         if not ranked:
-            return SearchResult((), tuple(terms), 0.0, 0.0)
+            return SearchResult((), tuple(terms), 0.0, 0.0, spelled=seq)
         # Only the leading rows decide support; the others need no term analysis.
         leading = self._terms_in_rows([doc_id for _, doc_id in ranked[:SUPPORT_DEPTH]], set(terms))
         hits: list[Hit] = []
@@ -178,10 +193,12 @@ class Index:
             hits.append(Hit(row=self.rows[doc_id], score=score, matched_terms=matched))
         top = hits[0]
         words = support.question_words(seq, self.expansion)
-        coverage, _ = support.coverage(words, set(top.matched_terms), self.idf)
+        coverage = support.coverage(words, set(top.matched_terms), self.idf)
         union = {t for h in hits[:SUPPORT_DEPTH] for t in h.matched_terms}
-        coverage_top, _ = support.coverage(words, union, self.idf)
-        return SearchResult(tuple(hits), tuple(terms), top.score, coverage, coverage_top)
+        coverage_top = support.coverage(words, union, self.idf)
+        return SearchResult(
+            tuple(hits), tuple(terms), top.score, coverage, coverage_top, spelled=seq
+        )
 
     def _rank(self, known: list[str], k: int) -> list[tuple[float, int]]:
         """The top ``k`` (topic-weighted score, row) pairs, best first, ties by row order.

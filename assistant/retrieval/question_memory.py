@@ -35,6 +35,7 @@ import numpy as np
 from django.conf import settings
 
 from assistant.models.store import ModelNotReady
+from assistant.retrieval.query import Query
 from core.text import content_stems
 
 if TYPE_CHECKING:
@@ -123,11 +124,16 @@ class QuestionMemory:
         authors = np.array([r.author for r in remembered])
         return cls(vectorizer, matrix, remembered, authors, correct)
 
-    def votes(self, question: str) -> Votes:
-        """The nearest neighbours' votes, leaving out the authors ``excluding`` hides."""
+    def votes(self, question: str | Query) -> Votes:
+        """The nearest neighbours' votes, leaving out the authors ``excluding`` hides.
+
+        ``question`` is the analysed question (``assistant/retrieval/query.py``), or plain
+        text, which is analysed here (the tests and the trainers pass text)."""
         if not self.remembered:
             return NO_VOTES
-        vector = self.vectorizer.transform([_document(question, self.correct)])
+        query = Query.of(question)
+        document = " ".join(map(self.correct, query.content_stems))
+        vector = self.vectorizer.transform([document])
         if not vector.nnz:
             return NO_VOTES
         similarity = (self.matrix @ vector.T).toarray().ravel()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -27,7 +28,8 @@ from assistant.package import kinds as section_kinds
 from assistant.package.units import ITEM, LIST, ROW, SENTENCE, TABLE, units
 from assistant.retrieval import question_memory, question_types
 from assistant.retrieval.index import Index
-from core.text import content_stems, stems
+from assistant.retrieval.query import Query
+from core.text import content_stems
 
 QTYPES = (
     question_types.DEFINITION,
@@ -98,25 +100,33 @@ class QuestionTerms:
     votes: question_memory.Votes = question_memory.NO_VOTES
 
 
-def analyse(index: Index, question: str) -> QuestionTerms:
-    seq = [index.correct(s) for s in stems(question)]
-    own = frozenset(content_stems(" ".join(seq)))
+def analyse(
+    index: Index, question: str | Query, spelled: Sequence[str] | None = None
+) -> QuestionTerms:
+    """What the ranker weighs of the question against ``index``'s package.
+
+    ``question`` is the analysed question (plain text is analysed here, for the tests and the
+    learning side); ``spelled`` its stems as the package spells them, when ``Index.search``
+    has corrected them already (``SearchResult.spelled``)."""
+    query = Query.of(question)
+    seq = list(spelled) if spelled is not None else list(index.spelled(query))
+    # The corrected stems read as words again: a stem may stem further, as training saw it.
+    ordered = content_stems(" ".join(seq))
+    own = frozenset(ordered)
     expanded = set(own)
     for tokens in index.expansion.expansions_by_word(seq).values():
         expanded |= {t for t in tokens if not t.startswith("ph_")}
     idf = {t: index.idf(t) or 0.0 for t in expanded}
-    ordered = content_stems(" ".join(seq))
-    term = question_types.defined_term(question)
     return QuestionTerms(
         own=own,
         expanded=frozenset(expanded),
         idf=idf,
         weight=sum(idf[t] for t in own) or 1.0,
         bigrams=frozenset(zip(ordered, ordered[1:], strict=False)),
-        qtype=question_types.question_type(question),
-        term=frozenset(content_stems(term)) if term else frozenset(),
-        warn=bool(_WARN_Q.search(question)),
-        votes=question_memory.for_index(index).votes(question),
+        qtype=query.question_type,
+        term=query.defined_stems,
+        warn=bool(_WARN_Q.search(query.text)),
+        votes=question_memory.for_index(index).votes(query),
     )
 
 

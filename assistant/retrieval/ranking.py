@@ -31,6 +31,7 @@ from assistant.models.store import ModelNotReady
 from assistant.package import kinds as section_kinds
 from assistant.retrieval import question_memory, rank_features, section_embeddings, section_space
 from assistant.retrieval.index import Hit, Index, SearchResult
+from assistant.retrieval.query import Query
 from assistant.screening.artifact import get_screening
 from core.text import content_stems
 
@@ -120,7 +121,10 @@ def _first_rows(index: Index) -> frozenset[str]:
 
 
 def candidates(
-    index: Index, question: str, result: SearchResult, q: rank_features.QuestionTerms | None = None
+    index: Index,
+    question: str | Query,
+    result: SearchResult,
+    q: rank_features.QuestionTerms | None = None,
 ) -> list[Candidate]:
     """BM25's leading rows, the rows the question names by heading, the sections of the artifact
     the question is most likely about (the topic classifier), the sections closest to it in
@@ -128,14 +132,17 @@ def candidates(
     questions were answered from, with their features. The last three reach a section a question asks about in other words than
     the package's ("who's on the hook" for an owner).
 
-    ``q`` is the question analysed against ``index`` (``rank_features.analyse``), when the caller
-    has it already."""
-    q = q or rank_features.analyse(index, question)
+    ``question`` is the analysed question (``assistant/retrieval/query.py``; plain text, as the
+    tests and the trainer pass it, is analysed here); ``q`` is it analysed against ``index``
+    (``rank_features.analyse``), when the caller has it already."""
+    query = Query.of(question)
+    q = q or rank_features.analyse(index, query, result.spelled or None)
     space = section_space.for_index(index)
-    q_vector = space.question_vector(question)
+    q_vector = space.question_vector(query)
     embedded = section_embeddings.for_index(index)
-    q_embedding = section_embeddings.question_vector(question)
-    topic_of = get_screening().topics.probabilities(question)
+    q_embedding = section_embeddings.question_vector(query)
+    # The intent screen's topic classifier reads the text as asked, in its own spelling.
+    topic_of = get_screening().topics.probabilities(query.text)
     first = _first_rows(index)
     top = result.top_score or 1.0
     pool: dict[str, tuple[Hit, int | None]] = {
@@ -179,14 +186,18 @@ def candidates(
     ]
 
 
-def search(index: Index, question: str, *, k: int) -> SearchResult:
-    """``index.search`` re-ranked for the question; the first ``k`` hits, scored 0-1."""
-    result = index.search(question, k=DEPTH)
+def search(index: Index, question: str | Query, *, k: int) -> SearchResult:
+    """``index.search`` re-ranked for the question; the first ``k`` hits, scored 0-1.
+
+    ``question`` is the analysed question the pipeline built at its door; plain text (the
+    tests', the evaluation's) is analysed here, once, and the same value read by every stage."""
+    query = Query.of(question)
+    result = index.search(query, k=DEPTH)
     if not result.hits:
         return result
     ranker = current()
-    q = rank_features.analyse(index, question)
-    pool = candidates(index, question, result, q)
+    q = rank_features.analyse(index, query, result.spelled)
+    pool = candidates(index, query, result, q)
     raw = [ranker.score(c.vector) for c in pool]
     best = max(raw)
     total = sum(math.exp(s - best) for s in raw)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from assistant.models import word_embedding
+from assistant.retrieval.query import Query
 
 if TYPE_CHECKING:
     from assistant.retrieval.index import Index
@@ -46,8 +47,10 @@ def _positions(embeddings: SectionEmbeddings) -> dict[str, int]:
     return {row_id: i for i, row_id in enumerate(embeddings.row_ids)}
 
 
-def question_vector(question: str) -> np.ndarray:
-    return word_embedding.embed([question])[0]
+def question_vector(question: str | Query) -> np.ndarray:
+    """The question's embedding (``Query.embedding``: embedded once however many read it);
+    plain text, as the tests pass it, is analysed here."""
+    return Query.of(question).embedding
 
 
 @lru_cache(maxsize=4)

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from assistant.domain.types import PackageRow
+from assistant.retrieval.query import Query
 from core.text import content_stems
 
 if TYPE_CHECKING:
@@ -67,13 +68,17 @@ class SectionSpace:
             matrix=vectors[: len(ids)],
         )
 
-    def question_vector(self, question: str) -> Any:
-        """The question's unit vector in the space (TF-IDF as the sections', projected)."""
+    def question_vector(self, question: str | Query) -> Any:
+        """The question's unit vector in the space (TF-IDF as the sections', projected).
+
+        ``question`` is the analysed question, whose content stems are read as they are; the
+        unit ranker also places plain text (a unit's) in the space, analysed here."""
         import numpy as np
 
         vocabulary = self.vectorizer.vocabulary_
         counts: dict[int, int] = {}
-        for token in _document(question).split():
+        tokens = question.content_stems if isinstance(question, Query) else content_stems(question)
+        for token in tokens:
             column = vocabulary.get(token)
             if column is not None:
                 counts[column] = counts.get(column, 0) + 1

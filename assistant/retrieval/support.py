@@ -25,11 +25,11 @@ def coverage(
     words: QuestionWords,
     matched_set: set[str],
     idf: Callable[[str], float | None],
-) -> tuple[float, float]:
+) -> float:
     """IDF-weighted share of the question's own words (not expansions) that rows match.
 
     A word counts as matched when the rows have it, or when they have the canonical glossary
-    term that the word (or the phrase it is part of) expands to. Returns (share, matched weight).
+    term that the word (or the phrase it is part of) expands to.
     """
     base, expansions = words
     total = matched = 0.0
@@ -40,6 +40,4 @@ def coverage(
         total += weight
         if word in matched_set or expansions.get(word, set()) & matched_set:
             matched += weight
-    if total == 0:
-        return 0.0, 0.0
-    return matched / total, matched
+    return matched / total if total else 0.0

@@ -15,8 +15,9 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from assistant.package import checklist_criteria
+from assistant.package import checklist_criteria, rule_criteria
 from assistant.package.artifacts import Package, PackageError, load_package
+from assistant.package.criteria import RULES_BASIS
 from assistant.retrieval import context_pack
 
 
@@ -53,16 +54,19 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"Context pack built: {summary} -> {out}"))
 
     def _derived(self, package: Package) -> None:
-        """How many review criteria the package's checklists give, when it declares none."""
+        """How many review criteria the package's checklists (or, without any, its rule
+        sentences) give, when it declares none."""
         derived = checklist_criteria.collect(package.artifacts)[2]
         if not derived.criteria:
             return
-        note = f"{len(derived.criteria)} review criteria derived from checklist sections"
+        if derived.basis == RULES_BASIS:
+            note = f"{len(derived.criteria)} review criteria derived from sections' rule sentences"
+            left_out, cap = "rule section(s)", rule_criteria.MAX_DERIVED
+        else:
+            note = f"{len(derived.criteria)} review criteria derived from checklist sections"
+            left_out, cap = "checklist item(s)", checklist_criteria.MAX_DERIVED
         if derived.left_out:
-            note += (
-                f" ({derived.left_out} further checklist item(s) left out: at most "
-                f"{checklist_criteria.MAX_DERIVED} are derived)"
-            )
+            note += f" ({derived.left_out} further {left_out} left out: at most {cap} are derived)"
         self.stdout.write(f"{note}; the package declares none.")
 
     def _warn(self, warnings: list[str]) -> None:
