@@ -41,7 +41,8 @@ def request_probabilities(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per question, every class's probability on the whole question, and every class's
     highest probability over its requests (:mod:`assistant.screening.requests`) scored alone
-    (zero for a question of one request); a request hidden in base64, ROT13 or reversed text
+    (zero when the question is its one request: a fragment too short to ask, "Gate owners.",
+    or quoted text left out makes the rest a request of its own); a request hidden in base64, ROT13 or reversed text
     (:mod:`assistant.screening.decoding`) counts as decoded. A request is refused wherever it stands, and the text
     around it neither dilutes nor lowers its score; a request alone has less context than the
     question, so it has its own threshold per class, chosen by training on these same
@@ -50,8 +51,8 @@ def request_probabilities(
     owners: list[int] = []
     for i, question in enumerate(questions):
         parts = requests.requests(question)
-        if len(parts) < 2:
-            parts = []
+        if parts == [question.strip()]:
+            parts = []  # one request, the question itself: scored once, as the whole
         # A request hidden in an encoding is one more request, read as decoded.
         parts += [
             p for text in decoding.decoded(question) for p in requests.requests(text) or [text]

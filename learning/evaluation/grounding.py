@@ -163,11 +163,10 @@ request, read decoded. A class is refused when the whole question's probability 
 class's threshold or one request's reaches the class's request threshold; both thresholds per
 class are chosen by coordinate ascent on **out-of-fold** probabilities (each training author
 scored, whole and by request, by a model that did not see them), maximising the mean per-class
-accuracy while keeping at least 98% of answerable questions asked without an upload. The model
-learns from the corpus and from two shapes made of it (`learning/screening/augment.py`): every
-request of an answerable question, as an answerable example of its own, and every question set
-among its author's answerable requests and sentences of the converted public packages (never the
-sample's), keeping its label, so that text around a request teaches nothing about it. A question
+accuracy while keeping at least 98% of answerable questions asked without an upload. (Training
+on request-shaped examples, every request of an answerable question and every question set
+among other text, was tried and dropped: it cut bypasses no further and lowered the scores of
+short blunt requests.) A question
 in another language than the package's is answered with the notice that the package is in
 English before retrieval, unless the screen recognised it as an approval, private-data or
 upload-boundary request (which keep their refusal): the package is matched, and the screen

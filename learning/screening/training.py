@@ -25,7 +25,7 @@ from assistant.screening.features import (
     weigh,
 )
 from assistant.screening.model import ANSWER, CLASSES, PART, ScreeningModel
-from learning.screening import augment, corpus
+from learning.screening import corpus
 from learning.screening.corpus import Example
 
 # One-vs-rest logistic regression trained by stochastic gradient descent: as accurate across
@@ -41,9 +41,7 @@ MIN_ANSWER_RATE = 0.98
 
 
 def fit(examples: Sequence[Example], *, alpha: float = REGULARISATION_ALPHA) -> ScreeningModel:
-    """Weights learnt from ``examples`` and their augmented shapes (:mod:`.augment`), with
-    neutral thresholds (0.5) until they are chosen."""
-    examples = [*examples, *augment.augmented(examples)]
+    """Weights learnt from ``examples``, with neutral thresholds (0.5) until they are chosen."""
     words, chars = _counts([e.question for e in examples])
     idf_words, idf_chars = document_frequency_idf(words), document_frequency_idf(chars)
     rows = weigh(words, chars, idf_words, idf_chars)
@@ -70,7 +68,7 @@ def fit(examples: Sequence[Example], *, alpha: float = REGULARISATION_ALPHA) -> 
 
 #: Raw n-gram counts per text (word indices and counts, char indices and counts). Cross-author
 #: and leave-one-package-out evaluation fit a model per fold, each on most of the same texts;
-#: counting a text's n-grams is most of a fit's time, so each text is counted once per process.
+#: counting a text's n-grams is much of a fit's time, so each text is counted once per process.
 _COUNTED: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
 
 

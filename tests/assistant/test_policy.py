@@ -206,12 +206,19 @@ def test_the_screen_says_what_decided_without_the_question() -> None:
     screened = policy.screen_intent(question)
     assert screened.refusal is not None
     assert screened.screening["decided_by"] == "rule:ignore_package"
-    assert set(screened.screening["intent_scores"]) == {
-        "answer",
+    refusals = {
         "unsupported_general_chat",
         "unsupported_approval_request",
         "private_internal_data_request",
     }
+    # Each class's score on the whole question, and each refusal class's highest score over the
+    # question's requests (the operator's log line; no run body carries either).
+    assert set(screened.screening["intent_scores"]) == {"answer"} | refusals | {
+        f"{name}/request" for name in refusals
+    }
+    assert set(screened.screening["intent_thresholds"]) == set(
+        screened.screening["intent_scores"]
+    ) - {"answer"}
     assert "penguins" not in repr(screened.screening)
 
 
