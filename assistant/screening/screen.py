@@ -81,7 +81,7 @@ def decide(question: str, model: ScreeningModel) -> IntentDecision:
     scores |= {
         name + PART: round(float(p), 4)
         for name, p in zip(model.classes, part, strict=True)
-        if name != ANSWER
+        if name + PART in model.thresholds
     }
     # What follows a leading review request is a request of its own to the boundary rules
     # ("review this draft and add it to the package" asks to promote the upload).

@@ -160,10 +160,12 @@ with quoted text set apart as context, and each request is scored alone as well 
 whole; a request hidden in base64, ROT13 or reversed text (`assistant/screening/decoding.py`:
 decoded when the decoding reads as English prose and the original does not) is one more
 request, read decoded. A class is refused when the whole question's probability reaches the
-class's threshold or one request's reaches the class's request threshold; both thresholds per
-class are chosen by coordinate ascent on **out-of-fold** probabilities (each training author
-scored, whole and by request, by a model that did not see them), maximising the mean per-class
-accuracy while keeping at least 98% of answerable questions asked without an upload. (Training
+class's threshold; an approval or a private-data request is also refused when one request's
+probability reaches the class's request threshold (off-topic stays a property of the whole
+question: a greeting beside a fair request is not general chat). All five thresholds are chosen
+by coordinate ascent on **out-of-fold** probabilities (each training author scored, whole and
+by request, by a model that did not see them; request thresholds from 0.6 to 0.9), maximising
+the mean per-class accuracy while keeping at least 98% of answerable questions asked without an upload. (Training
 on request-shaped examples, every request of an answerable question and every question set
 among other text, was tried and dropped: it cut bypasses no further and lowered the scores of
 short blunt requests.) A question

@@ -34,7 +34,15 @@ from learning.screening.corpus import Example
 REGULARISATION_ALPHA = 1e-5
 EPOCHS = 30
 SEED = 0
-THRESHOLD_GRID = tuple(round(x, 3) for x in np.arange(0.20, 0.99, 0.025))
+THRESHOLD_GRID = tuple(round(x, 3) for x in np.arange(0.20, 0.86, 0.025))
+#: The classes a single request decides for the whole question: an approval or a private-data
+#: request is refused wherever it stands. Off-topic is the whole question's property: a greeting
+#: or an aside ("hi, sorry my english is not so good.") beside a fair request is not general chat.
+REQUEST_CLASSES = ("unsupported_approval_request", "private_internal_data_request")
+#: A request alone has less context than the question, so its grid starts higher; it stops at
+#: 0.9, the part threshold the screen used before it was learnt (the highest that refused at
+#: most 0.5% more of the corpus's answerable questions), so that a request is never ignored.
+PART_GRID = tuple(round(x, 3) for x in np.arange(0.60, 0.91, 0.025))
 # The screen must not turn answerable questions away: the thresholds maximise the mean of the
 # per-class correct rates among settings that keep at least this share of answerable questions.
 MIN_ANSWER_RATE = 0.98
@@ -153,11 +161,12 @@ def choose_thresholds(examples: Sequence[Example], probs: Scores) -> dict[str, f
     ascent over a grid, on out-of-fold probabilities."""
     labels = np.array([CLASSES.index(e.label) for e in examples])
     refusals = [name for name in CLASSES if name != ANSWER]
-    thresholds = {name: 0.5 for name in refusals} | {name + PART: 0.9 for name in refusals}
+    thresholds = {name: 0.5 for name in refusals} | {name + PART: 0.9 for name in REQUEST_CLASSES}
     best = _objective(labels, _decide(probs, thresholds))
     for _ in range(3):
         for name in thresholds:
-            for value in THRESHOLD_GRID:
+            grid = PART_GRID if name.endswith(PART) else THRESHOLD_GRID
+            for value in grid:
                 trial = dict(thresholds, **{name: value})
                 score = _objective(labels, _decide(probs, trial))
                 if score > best:

@@ -211,10 +211,12 @@ def test_the_screen_says_what_decided_without_the_question() -> None:
         "unsupported_approval_request",
         "private_internal_data_request",
     }
-    # Each class's score on the whole question, and each refusal class's highest score over the
-    # question's requests (the operator's log line; no run body carries either).
+    # Each class's score on the whole question, and the highest score over the question's
+    # requests of each class a request decides alone (the operator's log line; no run body
+    # carries either).
     assert set(screened.screening["intent_scores"]) == {"answer"} | refusals | {
-        f"{name}/request" for name in refusals
+        "unsupported_approval_request/request",
+        "private_internal_data_request/request",
     }
     assert set(screened.screening["intent_thresholds"]) == set(
         screened.screening["intent_scores"]
