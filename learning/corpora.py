@@ -1,7 +1,7 @@
 """The labelled data tree (``data/``): every set the learning side reads, named in its manifest.
 
 ``data/MANIFEST.json`` lists each set once, with its kind (``screening``, ``answers``,
-``reviews``, ``grounding``, ``attacks``), its role (``training``, ``heldout``, ``early``), its
+``reviews``, ``grounding``, ``attacks``), its role (``training``, ``heldout``, ``lopo``, ``early``, ``final``), its
 author and its package. Adding a set is adding a manifest entry; no code names a set.
 Serving never imports this module.
 """

@@ -14,7 +14,7 @@ from learning import corpora
 from learning.evaluation import packages
 
 KINDS = {"screening", "answers", "reviews", "grounding", "attacks", "questions"}
-ROLES = {"training", "heldout", "early", "lopo"}
+ROLES = {"training", "heldout", "early", "lopo", "final"}
 
 
 def test_every_manifest_set_exists_with_a_known_kind_and_role() -> None:
