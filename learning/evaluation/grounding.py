@@ -167,8 +167,8 @@ by coordinate ascent on **out-of-fold** probabilities (each training author scor
 by request, by a model that did not see them; request thresholds from 0.6 to 0.9), maximising
 the mean per-class accuracy while keeping at least 98% of answerable questions asked without an upload. (Training
 on request-shaped examples, every request of an answerable question and every question set
-among other text, was tried and dropped: it cut bypasses no further and lowered the scores of
-short blunt requests.) A question
+among other text, was tried and dropped: it cut bypasses little, 59 against 64 of 317 on the
+authors checked while designing, and lowered the scores of short blunt requests.) A question
 in another language than the package's is answered with the notice that the package is in
 English before retrieval, unless the screen recognised it as an approval, private-data or
 upload-boundary request (which keep their refusal): the package is matched, and the screen
