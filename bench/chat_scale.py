@@ -19,13 +19,12 @@ import os
 import statistics
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import yaml
 
-from bench.harness import run_json
+from bench.harness import call_times_ms, run_json
 from bench.report import Report, Row, ms, times
 
 REPO = Path(__file__).resolve().parent.parent
@@ -64,13 +63,7 @@ def _percentiles(
     fn: Callable[[str], object], questions: list[str], rounds: int
 ) -> dict[str, float]:
     fn(questions[0])
-    samples = []
-    for _ in range(rounds):
-        for question in questions:
-            start = time.perf_counter()
-            fn(question)
-            samples.append((time.perf_counter() - start) * 1000)
-    samples.sort()
+    samples = call_times_ms(fn, questions, rounds)
     return {
         "p50_ms": statistics.median(samples),
         "p95_ms": samples[max(0, round(0.95 * len(samples)) - 1)],

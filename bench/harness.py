@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -317,3 +317,16 @@ def lua_script(
     path = directory / f"{name}.lua"
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def call_times_ms(
+    fn: Callable[[str], object], items: Sequence[str], rounds: int = 1
+) -> list[float]:
+    """Each call's wall time in milliseconds, sorted: ``fn`` on every item, ``rounds`` times over."""
+    samples = []
+    for _ in range(rounds):
+        for item in items:
+            start = time.perf_counter()
+            fn(item)
+            samples.append((time.perf_counter() - start) * 1000)
+    return sorted(samples)

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from assistant.domain.types import PackageRow
+from bench.harness import call_times_ms
 from bench.report import Report, Row, mib, ms, times
 
 K = 8
@@ -113,12 +114,7 @@ def measure(engine: str, rows: list[PackageRow], questions: list[str]) -> dict[s
     gc.collect()
     held = rss_bytes() - before
     query(questions[0])  # first-call set-up (lazy tables) is not a per-query cost
-    times = []
-    for question in questions:
-        t0 = time.perf_counter()
-        query(question)
-        times.append((time.perf_counter() - t0) * 1000)
-    times.sort()
+    times = call_times_ms(query, questions)
     return {
         "build_ms": build_ms,
         "query_p50_ms": times[len(times) // 2],

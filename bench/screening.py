@@ -11,23 +11,16 @@ import json
 import os
 import statistics
 import sys
-import time
 from collections.abc import Callable
 
-from bench.harness import run_json
+from bench.harness import call_times_ms, run_json
 from bench.report import Report, Row, ms, times
 
 ROUNDS = 5
 
 
-def _p50_ms(fn, items: list[str], rounds: int) -> float:  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(rounds):
-        for item in items:
-            start = time.perf_counter()
-            fn(item)
-            times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+def _p50_ms(fn: Callable[[str], object], items: list[str], rounds: int) -> float:
+    return statistics.median(call_times_ms(fn, items, rounds))
 
 
 def measure(rounds: int = ROUNDS) -> dict[str, float]:
