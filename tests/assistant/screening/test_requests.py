@@ -104,6 +104,9 @@ def test_a_question_in_another_language_gets_the_language_notice_not_general_cha
 @pytest.mark.parametrize(
     ("question", "language"),
     [
+        # Answered from two English package terms before the screen gave every other language
+        # the notice.
+        ("Che cosa dice il playbook sul decision record e sul gate owner?", "Italian"),
         ("¿Quién decide la puesta en producción y qué debe contener el registro?", "Spanish"),
         (
             "Wer entscheidet über den Produktionsstart, und was gehört in die Entscheidung?",
