@@ -11,8 +11,8 @@ sentence defining X), or by the hand score when no ranker is built. The best uni
 the next sentence of its paragraph when it is a sentence (a lead often names the subject and
 the next sentence says what it is); a further unit is added only when it scores close to the
 lead and brings question terms or facts the answer does not have yet, up to four sources. Then
-the rest of the lead's section follows in its own order, while the answer stays within
-``MAX_CHARS``: quoting a section whole carries facts the chosen units miss (on the converted
+the rest of the lead's section follows in its own order (every unit of it, matched or not),
+while the answer stays within the longer of ``MAX_CHARS`` and the lead section: quoting a section whole carries facts the chosen units miss (on the converted
 public packages the units alone carried 0.34-0.55 of the key facts where a whole-section quote
 carried 0.41-0.79), so the answer keeps the direct answer first and the section's facts after.
 Lists and tables are written as bullet items (``assistant/compose/unit_writing.py``), anti-pattern text only
@@ -137,30 +137,38 @@ class Composer:
             if sum(len(_render(c, refs)) for c in chosen) > MAX_CHARS:
                 chosen.pop()
                 break
-        chosen += self._rest_of_section(chosen, scored, refs)
+        chosen += self._rest_of_section(chosen, refs)
         return "\n\n".join(_render(c, refs) for c in chosen)
 
-    def _rest_of_section(
-        self, chosen: list[Scored], scored: list[Scored], refs: tuple[SourceRef, ...]
-    ) -> list[Scored]:
-        """The rest of the lead's section, in its own order, while the answer stays within
-        ``MAX_CHARS``: after the direct answer, the facts a reader of the whole section gets."""
+    def _rest_of_section(self, chosen: list[Scored], refs: tuple[SourceRef, ...]) -> list[Scored]:
+        """The rest of the lead's section, in its own order: after the direct answer, the facts
+        a reader of the whole section gets.
+
+        Every unit of the section counts, whether or not it shares a word with the question (a
+        sentence that begins "However, there was no difference ..." after the one the question
+        matched is the section's answer too). The answer stays within the longer of
+        ``MAX_CHARS`` and the lead section itself, so a long section is carried whole rather
+        than cut at a fixed length, and an answer is seldom longer than quoting its section.
+        """
         used = sum(len(_render(c, refs)) for c in chosen)
         lead = chosen[0]
-        rest = sorted(
-            (
-                s
-                for s in scored
-                if s.ref_index == lead.ref_index and s.unit.kind in (SENTENCE, LIST, TABLE)
-            ),
-            key=lambda s: (s.unit.block, s.unit.position),
-        )
+        rest = [
+            Scored(0.0, lead.ref_index, unit, frozenset())
+            for unit in units(refs[lead.ref_index].text)
+            if unit.kind in (SENTENCE, LIST, TABLE)
+        ]
+        whole: list[Scored] = []
+        for unit in rest:
+            if not self._overlaps(unit, whole):
+                whole.append(unit)
+        # The section quoted whole, as this composer writes it.
+        budget = max(MAX_CHARS, sum(len(_render(c, refs)) + 2 for c in whole))
         added: list[Scored] = []
         for candidate in rest:
             if self._overlaps(candidate, chosen + added):
                 continue
             size = len(_render(candidate, refs)) + 2
-            if used + size > MAX_CHARS:
+            if used + size > budget:
                 break
             added.append(candidate)
             used += size

@@ -127,3 +127,45 @@ def test_the_rest_of_the_leading_section_follows_the_answer_within_the_budget() 
     assert len(text) <= composer.MAX_CHARS + 200
     # Never a sentence twice, though the lead is also part of the rest of its section.
     assert text.count("Production go-live is decided by the product owner at Gate 4") == 1
+
+
+def _compose(question: str, sections: list[str]) -> str:
+    from assistant.compose.composer import Composer
+    from assistant.domain.prompt import SourceRef
+    from assistant.retrieval.context_pack import get_context_pack
+
+    index = get_context_pack().index
+    refs = tuple(
+        SourceRef(f"P{i}", lanes.PACKAGE_CITATION, f"Guide — Part {i}", text)
+        for i, text in enumerate(sections, 1)
+    )
+    return Composer(question, index.expansion, index.idf).compose(refs)
+
+
+def test_the_rest_of_the_section_includes_sentences_that_share_no_word_with_the_question() -> None:
+    section = (
+        "One study found that assisted programmers wrote code faster than others.\n\n"
+        "Submitted pull requests rose sharply in the assisted group.\n\n"
+        "However, successful builds showed no significant difference between the two groups."
+    )
+    text = _compose("Do coding assistants make programmers faster?", [section])
+    assert text.startswith("One study found that assisted programmers wrote code faster")
+    # The qualifying sentence shares no word with the question; it is the section's answer too.
+    assert "However, successful builds showed no significant difference" in text
+
+
+def test_a_long_leading_section_is_carried_beyond_the_fixed_limit_up_to_its_own_length() -> None:
+    from assistant.compose import composer
+
+    filler = [
+        f"Paragraph {n} of the rollback procedure records step {n} for the operator on duty."
+        for n in range(1, 40)
+    ]
+    section = "Rollback is rehearsed before every pilot.\n\n" + "\n\n".join(filler)
+    assert len(section) > composer.MAX_CHARS + 400
+    text = _compose("When is rollback rehearsed?", [section])
+    assert text.startswith("Rollback is rehearsed before every pilot.")
+    assert len(text) > composer.MAX_CHARS
+    assert "Paragraph 39 of the rollback procedure" in text
+    # Never longer than the section quoted whole (with its citation markers).
+    assert len(text) <= len(section) + 8 * len(filler)
