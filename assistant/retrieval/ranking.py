@@ -247,20 +247,40 @@ def _rows_of_topic(index: Index) -> dict[str, tuple[PackageRow, ...]]:
     return {topic: tuple(rows) for topic, rows in grouped.items()}
 
 
-@lru_cache(maxsize=8192)
-def _heading_stems(heading: str) -> frozenset[str]:
-    return frozenset(content_stems(heading))
+@dataclass(frozen=True)
+class _Headings:
+    """Each row's heading stems, looked up by the whole set and by one of its stems, so that the
+    rows a question names by heading are found from the question's stems rather than by testing
+    every row of the package (a package ten times the sample has ten times the rows to test)."""
+
+    stems: tuple[frozenset[str], ...]
+    by_heading: dict[frozenset[str], tuple[int, ...]]
+    by_stem: dict[str, tuple[int, ...]]
+
+
+@lru_cache(maxsize=8)
+def _headings(index: Index) -> _Headings:
+    stems = tuple(frozenset(content_stems(row.heading)) for row in index.rows)
+    by_heading: dict[frozenset[str], list[int]] = {}
+    by_stem: dict[str, list[int]] = {}
+    for position, (row, heading) in enumerate(zip(index.rows, stems, strict=True)):
+        if heading:
+            by_heading.setdefault(heading, []).append(position)
+        if len(heading) > 1 and row.kind != section_kinds.DEFINITION:
+            # A heading within the question's stems holds its least stem too: one key is enough.
+            by_stem.setdefault(min(heading), []).append(position)
+    return _Headings(
+        stems,
+        {k: tuple(v) for k, v in by_heading.items()},
+        {k: tuple(v) for k, v in by_stem.items()},
+    )
 
 
 def _headed_rows(index: Index, own: frozenset[str], term: frozenset[str]) -> list[PackageRow]:
-    """Rows the question names by heading: the defined term, or a heading of two words or more."""
-    out = []
-    for row in index.rows:
-        heading = _heading_stems(row.heading)
-        if not heading:
-            continue
-        if heading == term or (
-            len(heading) > 1 and heading <= own and row.kind != section_kinds.DEFINITION
-        ):
-            out.append(row)
-    return out
+    """Rows the question names by heading: the defined term, or a heading of two words or more
+    (not a definition's) all of whose stems the question has; in the package's order."""
+    headings = _headings(index)
+    found = set(headings.by_heading.get(term, ()))
+    for stem in own:
+        found.update(p for p in headings.by_stem.get(stem, ()) if headings.stems[p] <= own)
+    return [index.rows[p] for p in sorted(found)]

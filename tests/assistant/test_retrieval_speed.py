@@ -10,10 +10,13 @@ from collections.abc import Sequence
 
 import pytest
 
+from assistant.package import kinds as section_kinds
 from assistant.package.expansion import PHRASE_PREFIX, Expansion
 from assistant.retrieval import index as retrieval
+from assistant.retrieval import rank_features, ranking
 from assistant.retrieval.index import row_tokens
-from core.text import stemmed_stopwords, stems
+from assistant.retrieval.query import Query
+from core.text import content_stems, stemmed_stopwords, stems
 
 
 def reference_expand(e: Expansion, seq: Sequence[str]) -> list[str]:
@@ -125,3 +128,29 @@ def test_typo_correction_picks_what_the_plain_loop_picks(built_sample_pack):
             if df > best_df:
                 best, best_df = candidate, df
         assert index.correct(typo) == best
+
+
+def test_the_rows_a_question_names_by_heading_are_those_the_scan_of_every_row_finds(
+    built_sample_pack, questions
+):
+    index = built_sample_pack.index
+
+    def scanned(own, term):
+        out = []
+        for row in index.rows:
+            heading = frozenset(content_stems(row.heading))
+            if heading and (
+                heading == term
+                or (len(heading) > 1 and heading <= own and row.kind != section_kinds.DEFINITION)
+            ):
+                out.append(row)
+        return out
+
+    named = 0
+    for question in [*questions, "What is a gate owner?", "What is the risk owner?"]:
+        q = rank_features.analyse(index, Query.of(question))
+        found = ranking._headed_rows(index, q.own, q.term)
+        assert found == scanned(q.own, q.term)
+        named += bool(found)
+    # A heading or row title and heading as the question: most name a section by its heading.
+    assert named > len(questions) // 4
