@@ -23,19 +23,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from assistant.package.criteria import Criterion, Prohibition, ReviewCriteria
-from assistant.review import criterion_evidence, not_evidence
+from assistant.review import criterion_evidence, not_evidence, rule_polarity
 from assistant.review.upload_sentences import Sentence, sentences
-from core.text import stems
 from uploads.types import SessionSource
 
 PRESENT, PARTIAL, MISSING, CONTRADICTED = "present", "partial", "missing", "contradicted"
 NOT_COVERED = "not_covered"
-NEGATION_WINDOW = 6
-_NEGATIONS = frozenset(
-    {"no", "not", "never", "without", "none", "nobody", "neither", "nor", "t", "cannot", "skip"}
-)
-# Words that deny what follows; a signal without a "not" part never fires on a denied phrase.
-_DENIALS = _NEGATIONS | {"exclud", "drop", "drops", "strip", "remov"}
 _HEDGE = re.compile(
     r"\b(?:to be (?:confirmed|agreed|decided|named|defined)|tbc|tbd|will be (?:confirmed|agreed|named|"
     r"decided|defined)|(?:has|have) been asked|been requested|(?:is|are|was|were) requested|proposed|"
@@ -79,39 +72,16 @@ class Check:
     rule_pid: str = ""
     #: The draft sentence this criterion would have read as evidence, set aside as never evidence.
     set_aside: not_evidence.SetAside | None = None
-
-
-def _positions(seq: tuple[str, ...], phrase: tuple[str, ...]) -> list[int]:
-    n = len(phrase)
-    return [i for i in range(len(seq) - n + 1) if seq[i : i + n] == phrase] if n else []
-
-
-def _negated(seq: tuple[str, ...], at: int) -> bool:
-    return any(w in _NEGATIONS for w in seq[max(0, at - NEGATION_WINDOW) : at])
-
-
-def _phrase(text: str) -> tuple[str, ...]:
-    return tuple(stems(text))
-
-
-def _part_matches(seq: tuple[str, ...], alternatives: tuple[str, ...]) -> bool:
-    for alternative in alternatives:
-        negative = alternative.startswith("not ")
-        phrase = _phrase(alternative[4:] if negative else alternative)
-        for at in _positions(seq, phrase):
-            if _negated(seq, at) == negative:
-                return True
-    return False
+    #: Why the status follows from the evidence, in words a reviewer reads.
+    reason: str = ""
+    #: A rule whose words a sentence holds but that is about another subject (not applied).
+    not_applied: rule_polarity.Inapplicable | None = None
 
 
 def signal_matches(sentence: Sentence, prohibition: Prohibition) -> bool:
-    for signal in prohibition.signals:
-        negative = any(a.startswith("not ") for part in signal for a in part)
-        if not negative and _DENIALS & set(sentence.stems):
-            continue
-        if all(_part_matches(sentence.stems, part) for part in signal):
-            return True
-    return False
+    """Whether the sentence does what ``prohibition`` forbids (affirmed, about the rule's subject)."""
+    match = rule_polarity.signal_match(sentence.text, prohibition)
+    return match is not None and rule_polarity.inapplicable(match) is None
 
 
 def _term_score(sentence: Sentence, criterion: Criterion) -> int:
@@ -244,22 +214,97 @@ def assess_sentences(
     checks = []
     parts = [criterion_evidence.SentenceParts.of(s) for s in found] if model is not None else []
     for criterion in criteria:
-        contradiction = next(
-            (
-                (s, p)
-                for p in review.prohibitions_for(criterion.name)
-                for s in found
-                if signal_matches(s, p)
-            ),
-            None,
-        )
+        contradiction, not_applied = _contradiction(review, criterion, found)
         if contradiction is not None:
-            checks.append(Check(criterion, CONTRADICTED, contradiction[0], contradiction[1]))
+            sentence, match = contradiction
+            checks.append(
+                Check(
+                    criterion,
+                    CONTRADICTED,
+                    sentence,
+                    match.prohibition,
+                    reason=_with(_contradicted_reason(match), not_applied),
+                    not_applied=not_applied,
+                )
+            )
             continue
         evidence, passed_over = _evidence(criterion, found, model, parts, aside)
         if evidence is None:
-            checks.append(Check(criterion, MISSING, set_aside=passed_over))
+            reason = f"no sentence of the upload speaks to {criterion.name.lower()}"
+            checks.append(
+                Check(
+                    criterion,
+                    MISSING,
+                    set_aside=passed_over,
+                    reason=_with(reason, not_applied),
+                    not_applied=not_applied,
+                )
+            )
             continue
         status = PRESENT if _complete(evidence, criterion) else PARTIAL
-        checks.append(Check(criterion, status, evidence, set_aside=passed_over))
+        reason = _evidenced_reason(review, criterion, evidence)
+        checks.append(
+            Check(
+                criterion,
+                status,
+                evidence,
+                set_aside=passed_over,
+                reason=_with(reason, not_applied),
+                not_applied=not_applied,
+            )
+        )
     return checks
+
+
+def _contradiction(
+    review: ReviewCriteria, criterion: Criterion, found: Sequence[Sentence]
+) -> tuple[tuple[Sentence, rule_polarity.SignalMatch] | None, rule_polarity.Inapplicable | None]:
+    """The first sentence that does what a prohibition of ``criterion`` forbids (with the words
+    that show it), and the first rule whose words a sentence held about another subject."""
+    not_applied = None
+    for p in review.prohibitions_for(criterion.name):
+        for s in found:
+            match = rule_polarity.signal_match(s.text, p)
+            if match is None:
+                continue
+            other = rule_polarity.inapplicable(match)
+            if other is None:
+                return (s, match), not_applied
+            not_applied = not_applied or other
+    return None, not_applied
+
+
+_ELEMENT_WORDS = {
+    "person": "a named person",
+    "number": "a number",
+    "amount": "an amount",
+    "date": "a date",
+    "confirmation": "a confirmation",
+}
+
+
+def _contradicted_reason(match: rule_polarity.SignalMatch) -> str:
+    return (
+        f"the draft's sentence says {match.shown_by()} and does not deny it, so it does what the "
+        f'package rule forbids: "{match.prohibition.rule}"'
+    )
+
+
+def _evidenced_reason(review: ReviewCriteria, criterion: Criterion, evidence: Sentence) -> str:
+    name = criterion.name.lower()
+    hedge = _HEDGE.search(evidence.text)
+    if hedge:
+        return f'the draft\'s sentence speaks to {name} but hedges ("{hedge.group(0)}")'
+    if not _has_element(evidence, criterion):
+        return f"the draft's sentence speaks to {name} but names no {criterion.requires}"
+    element = f" with {_ELEMENT_WORDS[criterion.requires]}" if criterion.requires else ""
+    rules = (
+        "does nothing a package rule for it forbids"
+        if review.prohibitions_for(criterion.name)
+        else "the package states no prohibition for it"
+    )
+    return f"the draft's sentence speaks to {name}{element}, without a hedge, and {rules}"
+
+
+def _with(reason: str, not_applied: rule_polarity.Inapplicable | None) -> str:
+    return reason if not_applied is None else f"{reason}; {not_applied.reason()}"
