@@ -44,6 +44,11 @@ from assistant.review.upload_sentences import Sentence, sentences
 from core.text import content_stems, stems
 from uploads.types import SessionSource
 
+#: Why an asked aspect is not covered, as its check says.
+NOT_COVERED_REASON = (
+    "the package declares no criterion for this aspect, so no draft sentence can pass or fail it"
+)
+
 
 @dataclass(frozen=True)
 class Plan:
@@ -153,7 +158,7 @@ def plan(
         return None
     aside = never_evidence(review, criteria, found)
     checks = tuple(assess_sentences(review, criteria, found, criterion_evidence.model(), aside))
-    checks += tuple(Check(c, NOT_COVERED) for c in uncovered)
+    checks += tuple(Check(c, NOT_COVERED, reason=NOT_COVERED_REASON) for c in uncovered)
     row_ids = tuple(
         dict.fromkeys(
             [c.criterion.row_id for c in checks]

@@ -228,6 +228,23 @@ def assess_sentences(
                 )
             )
             continue
+        denial = _denial(criterion, found, aside)
+        if denial is not None:
+            sentence, words = denial
+            reason = (
+                f'the draft\'s sentence says "{words}": it does not have the '
+                f"{criterion.name.lower()} the criterion asks for, so it cannot pass"
+            )
+            checks.append(
+                Check(
+                    criterion,
+                    PARTIAL,
+                    sentence,
+                    reason=_with(reason, not_applied),
+                    not_applied=not_applied,
+                )
+            )
+            continue
         evidence, passed_over = _evidence(criterion, found, model, parts, aside)
         if evidence is None:
             reason = f"no sentence of the upload speaks to {criterion.name.lower()}"
@@ -272,6 +289,23 @@ def _contradiction(
                 return (s, match), not_applied
             not_applied = not_applied or other
     return None, not_applied
+
+
+def _denial(
+    criterion: Criterion, found: Sequence[Sentence], aside: Mapping[int, not_evidence.SetAside]
+) -> tuple[Sentence, str] | None:
+    """The first sentence that says the draft lacks what the criterion is named for ("we are not
+    setting kill criteria"), with the words that say it; never when the criterion's own expected
+    evidence allows the thing to be absent ("confirmation that personal data is absent")."""
+    if rule_polarity.denies(criterion.evidence_expected, criterion.name):
+        return None
+    for order, s in enumerate(found):
+        if order in aside:
+            continue
+        words = rule_polarity.denies(s.text, criterion.name)
+        if words:
+            return s, words
+    return None
 
 
 _ELEMENT_WORDS = {

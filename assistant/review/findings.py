@@ -204,6 +204,7 @@ def findings(
                 "criterion": c.criterion.name,
                 "status": c.status,
                 "finding_label": FINDING_LABEL[c.status],
+                "reason": c.reason,
                 "evidence_expected": c.criterion.evidence_expected,
                 "confirmed_by": c.criterion.confirmed_by,
                 "evidence": evidence,

@@ -12,7 +12,7 @@ thing, and both come from reading the sentence beside the rule rather than from 
   "rather than" and "instead of" deny what follows them.
 - **applicability**: a rule constrains a subject, the noun that qualifies the forbidden thing
   ("a *developer* laptop"). When the sentence names another holder of that thing ("end *users'*
-  laptops", or "their laptops" in a clause whose agent is "customers"), the rule is not about the
+  laptops", or "their laptops" in a clause that opens with "customers"), the rule is not about the
   sentence, which is then no evidence for or against it. Only agent nouns (a person's role:
   developer, user, customer, engineer, employee) are compared, by stem, abbreviation or the
   general-English word embedding; a name, a pronoun or an unqualified thing leaves the rule
@@ -35,7 +35,9 @@ from core.text import STOPWORDS, stem_words, stems, words
 NEGATIONS = frozenset(
     {"no", "not", "never", "without", "none", "nobody", "neither", "nor", "t", "cannot", "skip"}
 )
-DENIALS = NEGATIONS | {"exclud", "drop", "drops", "strip", "remov"}
+DENIALS = NEGATIONS | {"exclud", "drop", "drops", "strip", "remov", "absent"}
+#: How many words after a thing a denial may stand and still deny it ("kill criteria are not").
+DENIED_AFTER = 3
 #: Two-word markers that deny what follows them in their clause, as stems.
 _CONTRASTS = (("rather", "than"), ("instead", "of"))
 NEGATION_WINDOW = 6
@@ -179,6 +181,33 @@ def signal_match(text: str, prohibition: Prohibition) -> SignalMatch | None:
     return None
 
 
+def denies(text: str, thing: str) -> str:
+    """The words with which ``text`` says a thing is not there or not done ("we are not setting
+    kill criteria", "we will skip the risk screen", "kill criteria: none"), or "".
+
+    The denial stands before the thing in its clause, or just after it; a question ("not yet
+    approved?") asserts nothing and denies nothing.
+    """
+    if text.rstrip().endswith("?"):
+        return ""
+    reading = read(text)
+    phrase = tuple(stems(thing))
+    for at in _positions(reading.stems, phrase):
+        end = at + len(phrase)
+        clause = reading.clause_span(at)
+        before = [i for i in range(clause.start, at) if reading.stems[i] in DENIALS]
+        after = [
+            i
+            for i in range(end, min(end + DENIED_AFTER, clause.stop))
+            if reading.stems[i] in DENIALS
+        ]
+        if before or after:
+            first = min(before or [at])
+            last = max(after or [end - 1])
+            return " ".join(reading.words[first : last + 1])
+    return ""
+
+
 def _agent(word: str) -> bool:
     """Whether a word looks like an agent noun (a person by role), singular or plural."""
     if word in STOPWORDS or word in DENIALS or len(word) < 4:
@@ -198,9 +227,24 @@ def _qualifier(reading: Reading, start: int) -> str:
         return ""
     word = reading.words[at]
     if word in _POSSESSIVES:
-        clause = reading.clause_span(start)
-        return next((w for w in reading.words[clause.start : at] if _agent(w)), "")
+        return next((w for w in _opening_phrase(reading, start) if _agent(w)), "")
     return word if _agent(word) else ""
+
+
+def _opening_phrase(reading: Reading, at: int) -> list[str]:
+    """The words a clause opens with, up to its first function word ("the two developers
+    will ..." -> two, developers; "Omar builds the helper" -> omar, builds): where its subject
+    stands, so that a thing named later in the clause ("the helper") is never taken for it."""
+    clause = reading.clause_span(at)
+    found = list(reading.words[clause.start : at])
+    while found and found[0] in STOPWORDS:
+        found.pop(0)
+    run = []
+    for w in found:
+        if w in STOPWORDS:
+            break
+        run.append(w)
+    return run
 
 
 def _same_subject(a: str, b: str) -> bool:

@@ -186,6 +186,11 @@ class FindingSerializer(serializers.Serializer):
     finding_label = serializers.ChoiceField(
         choices=["pass", "concern", "missing evidence", "blocker", "not covered"]
     )
+    reason = serializers.CharField(
+        help_text="Why the status follows from the evidence: what the draft's sentence says "
+        "beside the criterion and its package rules (a rule about another subject is named "
+        "as not applied)."
+    )
     evidence_expected = serializers.CharField()
     confirmed_by = serializers.CharField()
     evidence = EvidenceSerializer(allow_null=True)

@@ -119,6 +119,8 @@ def _checklist_section(body: dict[str, Any]) -> Section | None:
             shown = f"Not covered: {row['evidence_expected']}."
         else:
             shown = f"Not found in the draft. Expected: {row['evidence_expected']}"
+        if row.get("reason"):
+            shown += f" Why: {row['reason']}."
         if row["rule"]:
             shown += f" Package rule: “{row['rule']['text']}”"
         if row["not_evidence"]:

@@ -50,6 +50,7 @@ def checklist(body: dict[str, Any]) -> dict[str, Any] | None:
                 "criterion": finding["criterion"],
                 "status_label": label,
                 "status_css": css,
+                "reason": finding.get("reason", ""),
                 "evidence": evidence,
                 "evidence_href": _cite_href(evidence["citation_id"], shown) if evidence else "",
                 "evidence_expected": finding["evidence_expected"],
