@@ -1,7 +1,11 @@
 """One declared criterion assessed on every uploaded sentence: present, partial, missing or contradicted.
 
-- **contradicted** (a blocker): a sentence shows something a package prohibition forbids; both
-  the uploaded sentence and the package rule are quoted;
+- **contradicted** (a blocker): a sentence shows something a package prohibition forbids, its
+  signal words affirmed in their clause and about the rule's own subject
+  (``rule_polarity.py``); both the uploaded sentence and the package rule are quoted;
+- **partial**, before any evidence is weighed: a sentence denies what the criterion is named for
+  ("we are not setting kill criteria"), unless the criterion's expected evidence allows the
+  thing to be absent;
 - **present**: a sentence holds one of the criterion's key terms and its required element (a
   named person, a number, an amount, a date, a confirmation), with no hedge ("to be confirmed");
 - **partial**: the best sentence holds a key term but lacks the element, or hedges;
@@ -12,7 +16,8 @@ a claimed approval, a restated criterion: ``not_evidence.py``) is never read as 
 evidence; the check names it when it would otherwise have been. A prohibition is still matched
 on every sentence: a draft's own account of what it does can break a rule however it is framed.
 
-Matching is on stemmed phrases, never on single shared words of the question.
+Matching is on stemmed phrases, never on single shared words of the question. Every check
+carries ``reason``: why its status follows from its evidence, as a reviewer reads it.
 """
 
 from __future__ import annotations
