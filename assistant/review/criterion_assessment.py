@@ -324,8 +324,8 @@ _ELEMENT_WORDS = {
 
 def _contradicted_reason(match: rule_polarity.SignalMatch) -> str:
     return (
-        f"the draft's sentence says {match.shown_by()} and does not deny it, so it does what the "
-        f'package rule forbids: "{match.prohibition.rule}"'
+        f"the draft's sentence {match.shown_by()}, so it does what the package rule forbids: "
+        f'"{match.prohibition.rule}"'
     )
 
 

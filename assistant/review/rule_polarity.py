@@ -34,6 +34,8 @@ from core.text import STOPWORDS, stem_words, stems, words
 #: Words that deny what their clause says ("not", "without", "excluded", "never" ...), as stems.
 NEGATIONS = frozenset(
     {"no", "not", "never", "without", "none", "nobody", "neither", "nor", "t", "cannot", "skip"}
+    # the negative pronouns as the stemmer leaves them: nothing, nobody, nowhere
+    | {"noth", "nobodi", "nowher"}
 )
 DENIALS = NEGATIONS | {"exclud", "drop", "drops", "strip", "remov", "absent"}
 #: How many words after a thing a denial may stand and still deny it ("kill criteria are not").
@@ -133,7 +135,13 @@ class SignalMatch:
     reading: Reading
 
     def shown_by(self) -> str:
-        return ", ".join(f'"{s.text(self.reading)}"' for s in self.spans)
+        """What the sentence affirms and what it denies, in its own words: 'affirms "model
+        output", "written" and denies "human check"'."""
+        affirmed = ", ".join(f'"{s.text(self.reading)}"' for s in self.spans if not s.negative)
+        denied = ", ".join(f'"{s.text(self.reading)}"' for s in self.spans if s.negative)
+        said = [f"affirms {affirmed}"] if affirmed else []
+        said += [f"denies {denied}"] if denied else []
+        return " and ".join(said)
 
 
 def _spans(reading: Reading, alternatives: tuple[str, ...], scoped: bool) -> list[Span]:

@@ -176,4 +176,26 @@ def test_each_finding_of_a_run_says_why_its_status_follows() -> None:
     assert all(f["reason"] for f in findings.values())
     source = findings["Source authority"]
     assert source["finding_label"] == "blocker"
+    assert source["reason"].startswith('the draft\'s sentence affirms "general knowledge"')
     assert "does what the package rule forbids" in source["reason"]
+
+
+def test_a_reason_says_what_the_sentence_denies_when_the_rule_is_broken_by_leaving_out() -> None:
+    check = _checks(
+        "## Personal data\n\n"
+        "Staff names are sent to the model, and we are not planning a data protection review for "
+        "the pilot.\n"
+    )["Personal data"]
+    assert check.status == CONTRADICTED
+    assert 'denies "data protection review"' in check.reason
+    assert "affirms" not in check.reason
+
+
+def test_nothing_denies_what_follows_it() -> None:
+    rule = next(
+        p for p in get_context_pack().review.prohibitions_for("Integration") if "browser" in p.rule
+    )
+    assert (
+        rule_polarity.signal_match("Nothing in the browser calls the model provider.", rule) is None
+    )
+    assert rule_polarity.signal_match("The browser calls the model provider directly.", rule)
