@@ -142,6 +142,8 @@ class SourceText:
     header_words: frozenset[str] = frozenset()
     #: The text alone, flattened, without the title and metadata that ``flat`` ends with.
     text_flat: str = ""
+    #: Each of its sentences, flattened and without final punctuation (``whole_sentence``).
+    sentence_flats: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, ref: SourceRef, analyzer: Analyzer) -> SourceText:
@@ -166,7 +168,14 @@ class SourceText:
             flat=flat(text + "\n" + ref.text + "\n" + header_text),
             header_words=frozenset(words(header_text)),
             text_flat=flat(text),
+            sentence_flats=frozenset(whole_sentence(s.text) for s in sentences),
         )
+
+
+def whole_sentence(text: str) -> str:
+    """A sentence as :class:`SourceText` keeps it for comparison: flattened, final punctuation
+    aside."""
+    return flat(text).rstrip(".;:,!? ")
 
 
 def row_readings(text: str) -> list[str]:

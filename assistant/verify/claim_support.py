@@ -40,7 +40,7 @@ from assistant.domain.prompt import ProviderRequest
 from assistant.domain.types import Lane
 from assistant.package.expansion import Expansion
 from assistant.verify import claim_matching as matching
-from assistant.verify.claim_analysis import Analyzer, SourceText, analyzer_for
+from assistant.verify.claim_analysis import Analyzer, SourceText, analyzer_for, whole_sentence
 from assistant.verify.claims import (
     Claim,
     durations,
@@ -126,6 +126,13 @@ def score_source_claim(
     if matching.is_attributed_quote(body, sources, page_joins):
         ids = tuple(src.citation_id for src in sources)
         return ClaimScore(claim.lane, claim.position, SOURCE, 1.0, True, ids)
+    sentence = whole_sentence(body)
+    quoting = tuple(src.citation_id for src in sources if sentence in src.sentence_flats)
+    if sentence and quoting:
+        # One whole sentence of a cited source, word for word: supported by what it quotes,
+        # whatever it holds (markup, header names, code). A fragment is not one: "use
+        # production data" out of "Do not use production data" is judged as any claim.
+        return ClaimScore(claim.lane, claim.position, SOURCE, 1.0, True, quoting)
     terms = analyzer.terms(body)
     alternatives = analyzer.claim_alternatives(body)
     pool = [s for src in sources for s in src.sentences]

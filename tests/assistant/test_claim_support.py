@@ -207,3 +207,50 @@ def test_a_row_with_a_changed_role_still_fails() -> None:
     )
     assert not changed.supported
     assert cs.ROLE in changed.reasons
+
+
+CODE = SourceRef(
+    "P1",
+    lanes.PACKAGE_CITATION,
+    "Fuzzing — Harness",
+    "Build the harness with `RUSTFLAGS=-Zsanitizer=address cargo +nightly fuzz build` first. "
+    "Do not use production data in the corpus.",
+)
+
+
+def _check_against(ref: SourceRef, text: str) -> cs.SupportReport:
+    request = ProviderRequest(
+        mode=Mode.PACKAGE_ONLY,
+        question="q",
+        lane_order=(lanes.PACKAGE_SAYS,),
+        package_refs=(ref,),
+    )
+    return cs.check(
+        [Lane(lanes.PACKAGE_SAYS, text, ())],
+        request,
+        expansion=EXPANSION,
+        vocabulary=VOCABULARY,
+        threshold=0.8,
+    )
+
+
+def test_a_whole_sentence_of_the_cited_source_is_supported_as_a_quote_without_alignment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Word for word one sentence of what it cites: supported whatever it holds, without the
+    # word-by-word alignment a paraphrase needs (most of what the offline answerer writes).
+    def no_alignment(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a whole quoted sentence was aligned word by word")
+
+    monkeypatch.setattr(cs.matching, "align", no_alignment)
+    sentence = (
+        "Build the harness with `RUSTFLAGS=-Zsanitizer=address cargo +nightly fuzz build` first."
+    )
+    (claim,) = _check_against(CODE, f"{sentence} [P1]").claims
+    assert claim.supported and claim.score == 1.0 and claim.reasons == ()
+
+
+def test_a_fragment_of_a_source_sentence_is_judged_as_any_claim() -> None:
+    # Word for word in the source, but not a whole sentence of it: it says the opposite.
+    (claim,) = _check_against(CODE, "Use production data in the corpus. [P1]").claims
+    assert not claim.supported
