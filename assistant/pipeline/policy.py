@@ -92,6 +92,10 @@ class PolicyDecision:
 
     refusal: Notice | None
     screening: dict[str, Any] = field(default_factory=dict)
+    #: The refusal is the intent model's reading of the question as general chat, which is
+    #: relative to the package: it stands only if the package does not cover the question
+    #: (:func:`decide`, after retrieval). A boundary rule's refusal is never overrulable.
+    overrulable: bool = False
 
     @property
     def refused(self) -> bool:
@@ -136,7 +140,12 @@ def screen_intent(question: str) -> PolicyDecision:
             refusal = language_refusal(other)
         elif pattern is not None:
             refusal = notice(pattern)
-    return PolicyDecision(refusal=refusal, screening=telemetry)
+    overrulable = (
+        refusal is not None
+        and pattern is Pattern.UNSUPPORTED_GENERAL_CHAT
+        and telemetry["decided_by"] == "intent_model"
+    )
+    return PolicyDecision(refusal=refusal, screening=telemetry, overrulable=overrulable)
 
 
 def language_refusal(other: str) -> Notice:
@@ -148,7 +157,12 @@ def language_refusal(other: str) -> Notice:
 
 
 def decide(
-    question: str, search: SearchResult, pack: ContextPack, *, with_sources: bool = False
+    question: str,
+    search: SearchResult,
+    pack: ContextPack,
+    *,
+    with_sources: bool = False,
+    general_chat: Notice | None = None,
 ) -> PolicyDecision:
     """The refusal that needs retrieval: the package does not cover what the question is about.
 
@@ -160,6 +174,13 @@ def decide(
     reviews the drafts against those criteria, and the rest of the request's wording ("...
     especially accessibility") is not what the package must cover: answerability is not applied.
     Any other question is judged as without uploads: uploaded text never lifts a refusal.
+
+    ``general_chat``: the intent screen read the question as general chat (an overrulable
+    :func:`screen_intent` refusal). What is general chat depends on the package: a question
+    about secret scanning is off-topic for a delivery playbook and the subject of a security
+    handbook. The refusal stands unless the package covers the question, with an answerability
+    probability of at least the model's ``covers`` (learnt on out-of-fold decisions across
+    packages, ``learning/screening/answerability.py``); then it is judged as any question.
     """
     reviewing = (
         with_sources and bool(pack.review.criteria) and screen.opens_with_review_request(question)
@@ -173,7 +194,7 @@ def decide(
         correct=pack.index.correct,
     )
     verdict = screening.answerability.judge(found, supported=bool(search.hits))
-    telemetry = {
+    telemetry: dict[str, Any] = {
         "answerability": {
             "probability": round(verdict.probability, 4),
             "threshold": screening.answerability.threshold,
@@ -181,6 +202,11 @@ def decide(
             "applied": not reviewing,
         }
     }
+    if general_chat is not None:
+        covered = verdict.answerable and verdict.probability >= screening.answerability.covers
+        telemetry["general_chat_overruled"] = covered
+        if not covered:
+            return PolicyDecision(refusal=general_chat, screening=telemetry)
     if verdict.answerable or reviewing:
         return PolicyDecision(refusal=None, screening=telemetry)
     other = language.other_language(question)

@@ -102,14 +102,20 @@ def _run(
     with run.watch.phase("screening"):
         screened = policy.screen_intent(question)
     run.screening = dict(screened.screening)
-    if screened.refusal is not None:
+    if screened.refusal is not None and not screened.overrulable:
         return run.refused(screened.refusal, refused_sources=len(session_sources))
 
     pack = get_context_pack()
     run.package_version = pack.package_version
     with run.watch.phase("retrieval"):
         search = ranking.search(pack.index, query, k=SEARCH_DEPTH)
-        decision = policy.decide(question, search, pack, with_sources=bool(session_sources))
+        decision = policy.decide(
+            question,
+            search,
+            pack,
+            with_sources=bool(session_sources),
+            general_chat=screened.refusal,
+        )
     run.screening.update(decision.screening)
     if decision.refusal is not None:
         return run.refused(decision.refusal, refused_sources=len(session_sources))

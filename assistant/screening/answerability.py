@@ -307,6 +307,9 @@ class AnswerabilityModel:
 
     weights: tuple[float, ...]
     threshold: float
+    #: From this probability the package covers a question the intent screen read as general
+    #: chat, and it is answered (``assistant/pipeline/policy.py``); above 1: never.
+    covers: float = 1.01
 
     def probability(self, found: Evidence) -> float:
         z = sum(w * x for w, x in zip(self.weights, found.vector(), strict=True))

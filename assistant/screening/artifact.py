@@ -39,7 +39,7 @@ def schema() -> str:
     """What the serving code reads: feature, answerability and topic definitions."""
     return (
         f"features={FEATURE_VERSION}|answerability={','.join(answerability.FEATURES)}"
-        f"|topics={TOPIC_VERSION}"
+        f"|covers=1|topics={TOPIC_VERSION}"
     )
 
 
@@ -56,6 +56,7 @@ def read(directory: Path) -> Screening:
         model = answerability.AnswerabilityModel(
             weights=tuple(float(w) for w in stored["weights"]),  # type: ignore[index]
             threshold=float(stored["threshold"]),  # type: ignore[index]
+            covers=float(stored["covers"]),  # type: ignore[index]
         )
         return Screening(intent, model, str(intent.meta["fingerprint"]), TopicModel.load(directory))
     except (KeyError, TypeError, ValueError) as exc:

@@ -3,12 +3,16 @@
 For a held-out package, every learnt part that read labelled questions is fitted without that
 package's questions and served while its questions are asked:
 
-- the intent classifier (``learning.screening.training.fit``) on every other package's questions,
-  its per-class thresholds chosen on probabilities each training *package* got from a model
-  fitted without it (packages, not authors, as the folds: the question is how a new package
-  fares);
+- the intent classifier on every other package's questions, by the shipped model's own
+  procedure (``learning.screening.training.train``: thresholds chosen on out-of-author
+  probabilities, weights from every training question), so the fold measures what shipping
+  does. (Until 2026-12-04 they were chosen on out-of-*package* probabilities; the sample holds most
+  of the questions, so its probabilities came from a model that had seen a tenth of the data,
+  every threshold went to the bottom of the grid, 0.2, and the held-out packages' in-scope
+  questions were refused as general chat, approval and private data.);
 - the answerability weights and threshold on the other packages' questions, each measured
-  against its own package;
+  against its own package, and ``covers`` (from which the package overrules a general-chat
+  reading) on the fold's own out-of-fold decisions;
 - the artifact topic classifier only knows the sample's artifacts: when the sample is held out
   it is replaced by one that knows no topic;
 - the section ranker, which learns from every package's questions (``learning.training.ranker``),
@@ -28,9 +32,9 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from assistant.retrieval import question_memory, ranking
-from assistant.screening import artifact, screen
+from assistant.retrieval.context_pack import ContextPack
+from assistant.screening import artifact
 from assistant.screening.artifact import Screening
-from assistant.screening.model import CLASSES
 from assistant.screening.topics import TopicModel
 from learning.evaluation import answers, lopo
 from learning.evaluation.packages import SAMPLE, PackageSet
@@ -49,32 +53,24 @@ NO_TOPICS = TopicModel(
 )
 
 
-def _out_of_package(examples: Sequence[Example]) -> training.Scores:
-    """Probabilities for every example from an intent model fitted without its package, as the
-    screen reads them (whole question, and the highest over its requests)."""
-    probs = np.zeros((len(examples), len(CLASSES)))
-    parts = np.zeros((len(examples), len(CLASSES)))
-    for package in sorted({e.package for e in examples}):
-        held = [i for i, e in enumerate(examples) if e.package == package]
-        model = training.fit([e for e in examples if e.package != package])
-        probs[held], parts[held] = screen.request_probabilities(
-            model, [examples[i].question for i in held]
-        )
-    return probs, parts
-
-
 def fold_screening(
     held_out: str,
     examples: Sequence[Example],
     measured: Sequence[answerability_training.Measured],
     shipped: Screening,
+    packs: dict[str, ContextPack],
 ) -> Screening:
     """The screening models of the fold that holds ``held_out`` out."""
     train = [e for e in examples if e.package != held_out]
-    thresholds = training.threshold_fit(train, _out_of_package(train))
+    scores = training.out_of_fold(train)
+    thresholds = training.threshold_fit(train, scores)
     intent = dataclasses.replace(training.fit(train), thresholds=thresholds)
-    answerability = answerability_training.train(
-        [m for m in measured if m.example.package != held_out]
+    answerability = answerability_training.choose_covers(
+        answerability_training.train([m for m in measured if m.example.package != held_out]),
+        train,
+        scores,
+        thresholds,
+        packs,
     )
     topics = NO_TOPICS if held_out == SAMPLE else shipped.topics
     return Screening(intent, answerability, f"fold-without-{held_out}", topics)
@@ -104,7 +100,8 @@ def serving_fold(screening: Screening, ranker: ranking.RankerModel | None) -> It
 def leave_one_package_out(packages: Sequence[PackageSet]) -> list[lopo.PackageFigures]:
     """Each package's figures, measured with models that never saw it."""
     examples = corpus.load_all()
-    measured = answerability_training.measure(examples, answerability_training.packs(examples))
+    packs = answerability_training.packs(examples)
+    measured = answerability_training.measure(examples, packs)
     shipped = artifact.get_screening()
     sample_authors = frozenset(e.author for e in examples if e.package == SAMPLE) | frozenset(
         q.author for p in packages if p.slug == SAMPLE for q in p.questions
@@ -116,7 +113,7 @@ def leave_one_package_out(packages: Sequence[PackageSet]) -> list[lopo.PackageFi
         rankers = fold_rankers(packages)
     results = []
     for package in packages:
-        screening = fold_screening(package.slug, examples, measured, shipped)
+        screening = fold_screening(package.slug, examples, measured, shipped, packs)
         ranker = rankers[package.slug]
         with serving_fold(screening, ranker), question_memory.excluding(sample_authors):
             results.append(lopo.evaluate(package))

@@ -81,8 +81,14 @@ class PackageFigures:
     outcomes: list[QuestionOutcome] = field(default_factory=list)
     naive: list[NaiveOutcome] = field(default_factory=list)
 
-    def rate(self, category: str, *, exact: bool = True) -> float | None:
-        items = [o for o in self.outcomes if o.question.category == category]
+    def rate(self, category: str, *, exact: bool = True, english: bool = False) -> float | None:
+        """``english``: only the questions in the package's language (a question in another is
+        answered or told the package is in English, and is counted under other languages)."""
+        items = [
+            o
+            for o in self.outcomes
+            if o.question.category == category and (not english or o.question.language == "en")
+        ]
         if not items:
             return None
         if category in ANSWERABLE:
@@ -209,13 +215,18 @@ def render_markdown(results: list[PackageFigures], about: dict[str, str]) -> str
         "with gold sections; `naive` quotes the single top BM25 section whole, on the same "
         "questions in the same run, and `naive cut` is that quote cut to the app's mean length.",
         "",
-        "| package | questions | in scope | borderline | general chat | approval | private data "
-        "| any refusal | no support | other languages |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "`in scope (en)` counts only the in-scope questions in the package's language; the "
+        "others are counted under `other languages` (answered from the package, or told that "
+        "the package is in English), and `in scope` counts them as not answered.",
+        "",
+        "| package | questions | in scope | in scope (en) | borderline | general chat | approval "
+        "| private data | any refusal | no support | other languages |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         lines.append(
             f"| {r.slug} | {len(r.outcomes)} | {_cell(r.rate('in_scope'))} | "
+            f"{_cell(r.rate('in_scope', english=True))} | "
             f"{_cell(r.rate('borderline'))} | {_cell(r.rate('general_chat'))} | "
             f"{_cell(r.rate('approval'))} | {_cell(r.rate('private_data'))} | "
             f"{_cell(r.any_refusal())} | {_cell(r.rate('no_support'))} | "
@@ -223,7 +234,7 @@ def render_markdown(results: list[PackageFigures], about: dict[str, str]) -> str
         )
     t = TARGETS
     lines.append(
-        f"| bar | | >= {t['in_scope']} | >= {t['borderline']} | >= {t['general_chat']} | "
+        f"| bar | | >= {t['in_scope']} | >= {t['in_scope']} | >= {t['borderline']} | >= {t['general_chat']} | "
         f">= {t['approval']} | >= {t['private_data']} | >= {t['any_refusal']} | "
         f">= {t['no_support']} | answered or notice |"
     )

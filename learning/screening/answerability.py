@@ -10,7 +10,8 @@ threshold keeps a stated share of answerable questions answerable on out-of-fold
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from sklearn.linear_model import LogisticRegression
 from assistant.package.artifacts import load_package
 from assistant.retrieval.context_pack import ContextPack, build
 from assistant.screening import answerability, language
+from assistant.screening.model import CLASSES
 from learning import corpora
 from learning.screening.corpus import Example
 
@@ -129,6 +131,91 @@ def train(measured: Sequence[Measured]) -> answerability.AnswerabilityModel:
     return answerability.AnswerabilityModel(
         weights=tuple(round(float(w), 6) for w in weights), threshold=round(threshold, 6)
     )
+
+
+#: Where ``covers`` may lie; above 1, the package never overrules a general-chat reading.
+COVERS_GRID = (*(round(0.5 + 0.05 * i, 2) for i in range(10)), 1.01)
+#: The categories ``choose_covers`` reads: those the overrule can turn right or wrong.
+COVERS_CATEGORIES = LABELLED | {"general_chat"}
+
+
+def choose_covers(
+    model: answerability.AnswerabilityModel,
+    examples: Sequence[Example],
+    intent_scores: tuple[np.ndarray, np.ndarray],
+    thresholds: dict[str, float],
+    pack: ContextPack | dict[str, ContextPack],
+    evidence: Mapping[str, answerability.Evidence] | None = None,
+) -> answerability.AnswerabilityModel:
+    """``model`` with the probability from which the package overrules the intent screen's
+    reading of a question as general chat (``evidence``: each question's evidence, when the
+    caller has measured it against ``pack`` already).
+
+    Chosen on out-of-fold decisions: each example's intent decision from a model trained
+    without its author (``intent_scores``, as the intent thresholds were chosen) and its
+    answerability probability from weights learnt without its author; the value on
+    :data:`COVERS_GRID` that serves best the mean of three rates (answerable questions
+    answered, general chat refused as general chat, uncovered questions refused as not
+    covered), the highest on a tie. Only questions serving judges this way take part: in
+    the package's language and without an upload.
+    """
+    from learning.screening import training  # the intent side's decision, vectorised
+
+    keep = [
+        i
+        for i, e in enumerate(examples)
+        if e.category in COVERS_CATEGORIES
+        and not e.with_upload
+        and language.other_language(e.question) is None
+    ]
+    whole, parts = intent_scores
+    decided = training.decide_rows((whole[keep], parts[keep]), thresholds)
+    kept = [examples[i] for i in keep]
+    if evidence is None:
+        measured = measure_all(kept, pack)
+    else:
+        measured = [Measured(e, evidence[e.question]) for e in kept]
+    probs = _out_of_author(measured, [m for m in measured if m.example.category in LABELLED])
+    category = np.array([e.category for e in kept])
+    return dataclasses.replace(model, covers=best_covers(decided, probs, category, model.threshold))
+
+
+def best_covers(
+    decided: np.ndarray, probs: np.ndarray, category: np.ndarray, threshold: float
+) -> float:
+    """The value on :data:`COVERS_GRID` whose final outcomes serve best the mean of the three
+    rates ``choose_covers`` names (the highest value on a tie: overrule no more than needed).
+
+    ``decided``: each question's intent decision (a class index); ``probs``: its answerability
+    probability; ``category``: its label; ``threshold``: the answerability threshold."""
+    chat = CLASSES.index("unsupported_general_chat")
+    answer = CLASSES.index("answer")
+    answerable = np.isin(category, list(ANSWERABLE_CATEGORIES))
+    best: tuple[float, float] = (-1.0, COVERS_GRID[-1])
+    for covers in COVERS_GRID:
+        overruled = (decided == chat) & (probs >= max(covers, threshold))
+        final = np.where(overruled, answer, decided)
+        answered = (final == answer) & (probs >= threshold)
+        rates = [
+            answered[answerable],
+            (final == chat)[category == "general_chat"],
+            ((final == answer) & ~answered)[category == "no_support"],
+        ]
+        score = float(np.mean([r.mean() for r in rates if r.size]))
+        if (score, covers) >= best:
+            best = (score, covers)
+    return best[1]
+
+
+def _out_of_author(measured: Sequence[Measured], labelled: Sequence[Measured]) -> np.ndarray:
+    """Each measured example's probability from weights fitted on the labelled examples of
+    every other author."""
+    probs = np.zeros(len(measured))
+    for author in sorted({m.example.author for m in measured}):
+        held = [i for i, m in enumerate(measured) if m.example.author == author]
+        weights = _fit([m for m in labelled if m.example.author != author])
+        probs[held] = _probabilities(weights, [measured[i] for i in held])
+    return probs
 
 
 def held_out(measured: Sequence[Measured], author: str) -> answerability.AnswerabilityModel:

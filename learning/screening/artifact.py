@@ -39,14 +39,14 @@ def build() -> Screening:
     each question measured against its own package; the topic classifier learns the sample's
     artifact topics (the only corpus that labels them)."""
     examples = corpus.load_all()
-    intent = training.train(examples)
-    measured = answerability_training.measure(examples, answerability_training.packs(examples))
-    return Screening(
-        intent,
-        answerability_training.train(measured),
-        fingerprint(),
-        topics_training.train(examples),
+    scores = training.out_of_fold(examples)
+    intent = training.train(examples, scores=scores)
+    packs = answerability_training.packs(examples)
+    measured = answerability_training.measure(examples, packs)
+    answerability = answerability_training.choose_covers(
+        answerability_training.train(measured), examples, scores, intent.thresholds, packs
     )
+    return Screening(intent, answerability, fingerprint(), topics_training.train(examples))
 
 
 def write(screening: Screening, directory: Path | None = None) -> Path:
@@ -62,6 +62,7 @@ def write(screening: Screening, directory: Path | None = None) -> Path:
             "features": list(answerability.FEATURES),
             "weights": list(screening.answerability.weights),
             "threshold": screening.answerability.threshold,
+            "covers": screening.answerability.covers,
         },
     )
     ScreeningModel(

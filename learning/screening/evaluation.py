@@ -14,13 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from assistant.screening import answerability, screen
+from assistant.screening import answerability, language, screen
 from learning.screening import answerability as answerability_training
 from learning.screening import corpus, training
 from learning.screening.corpus import Example
 
 ANSWERED = "answered"
 NO_SUPPORT = "no_package_support"
+GENERAL_CHAT = "unsupported_general_chat"
 EXPECTED = {
     "in_scope": ANSWERED,
     "borderline": ANSWERED,
@@ -117,7 +118,17 @@ def decide_all(
     for example in examples:
         # As at run time: the screen reads the question alone, with or without a draft selected.
         intent = screen.decide(example.question, intent_model)
-        if intent.pattern is not None:
+        found = measured[example.question]
+        verdict = answer_model.judge(found, supported=found.top_score > 0)
+        # As at run time (assistant/pipeline/policy.py): the intent model's general-chat
+        # reading stands unless the package covers the question.
+        overruled = (
+            intent.pattern == GENERAL_CHAT
+            and not intent.rule
+            and verdict.answerable
+            and verdict.probability >= answer_model.covers
+        )
+        if intent.pattern is not None and not overruled:
             decided.append(Decided(example, intent.pattern))
             continue
         if example.with_upload and screen.opens_with_review_request(example.question):
@@ -125,8 +136,6 @@ def decide_all(
             # (assistant/pipeline/policy.py), answerability does not apply.
             decided.append(Decided(example, ANSWERED))
             continue
-        found = measured[example.question]
-        verdict = answer_model.judge(found, supported=found.top_score > 0)
         decided.append(Decided(example, ANSWERED if verdict.answerable else NO_SUPPORT))
     return decided
 
@@ -139,14 +148,17 @@ def cross_author(examples: Sequence[Example] | None = None) -> Report:
     on_domain = [
         m
         for m in measured
-        if m.example.category in answerability_training.LABELLED and not m.example.with_upload
+        if m.example.category in answerability_training.LABELLED
+        and not m.example.with_upload
+        and language.other_language(m.example.question) is None
     ]
     by_question = {m.example.question: m.evidence for m in measured}
     report = Report([])
     for author in sorted({e.author for e in examples}):
         train_set = [e for e in examples if e.author != author]
         test_set = [e for e in examples if e.author == author]
-        thresholds = training.threshold_fit(train_set, training.out_of_fold(train_set))
+        scores = training.out_of_fold(train_set)
+        thresholds = training.threshold_fit(train_set, scores)
         base = training.fit(train_set)
         intent_model = training.ScreeningModel(
             classes=base.classes,
@@ -157,7 +169,14 @@ def cross_author(examples: Sequence[Example] | None = None) -> Report:
             thresholds=thresholds,
             meta=base.meta,
         )
-        answer_model = answerability_training.held_out(on_domain, author)
+        answer_model = answerability_training.choose_covers(
+            answerability_training.held_out(on_domain, author),
+            train_set,
+            scores,
+            thresholds,
+            pack,
+            evidence=by_question,
+        )
         report.decided += decide_all(test_set, by_question, intent_model, answer_model)
         report.thresholds[author] = dict(thresholds, answerability=answer_model.threshold)
     training.forget_counts()

@@ -133,6 +133,12 @@ Scores = tuple[np.ndarray, np.ndarray]
 """Whole-question probabilities and each class's highest over the question's requests."""
 
 
+def decide_rows(probs: Scores, thresholds: dict[str, float]) -> np.ndarray:
+    """The class index each row is decided as (what ``assistant.screening.model.decide``
+    decides for one question), for every row at once."""
+    return _decide(probs, thresholds)
+
+
 def _decide(probs: Scores, thresholds: dict[str, float]) -> np.ndarray:
     """The class index each row is decided as, exactly as :func:`assistant.screening.model.decide` decides one row
     (vectorised: the threshold search decides every row a few thousand times)."""
@@ -184,9 +190,17 @@ def threshold_fit(examples: Sequence[Example], probs: Scores) -> dict[str, float
     return choose_thresholds([examples[i] for i in keep], (probs[0][keep], probs[1][keep]))
 
 
-def train(examples: Sequence[Example], *, alpha: float = REGULARISATION_ALPHA) -> ScreeningModel:
-    """The shipped model: thresholds from out-of-fold scores, weights from every example."""
-    thresholds = threshold_fit(examples, out_of_fold(examples, alpha=alpha))
+def train(
+    examples: Sequence[Example],
+    *,
+    alpha: float = REGULARISATION_ALPHA,
+    scores: Scores | None = None,
+) -> ScreeningModel:
+    """The shipped model: thresholds from out-of-fold scores (``scores``, when the caller has
+    computed them with :func:`out_of_fold`), weights from every example."""
+    if scores is None:
+        scores = out_of_fold(examples, alpha=alpha)
+    thresholds = threshold_fit(examples, scores)
     model = fit(examples, alpha=alpha)
     forget_counts()
     meta = dict(

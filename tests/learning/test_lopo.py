@@ -61,6 +61,19 @@ def test_a_package_is_measured_with_its_own_pack_and_the_served_pack_comes_back(
     assert figures.naive_figures(cut_to=10)["key_facts"] == 0.0
 
 
+def test_in_scope_in_the_package_language_leaves_other_languages_to_their_own_column() -> None:
+    def outcome(language: str, state: str) -> lopo.QuestionOutcome:
+        q = LabelledQuestion("T", "tester", "tiny", "in_scope", "?", language=language)
+        cited = (("a.md", "A"),) if state == "answered" else ()
+        return lopo.QuestionOutcome(q, state, None, cited, (), 0, state != "answered")
+
+    figures = lopo.PackageFigures(
+        "tiny", [outcome("en", "answered"), outcome("en", "refused"), outcome("fr", "refused")]
+    )
+    assert figures.rate("in_scope") == pytest.approx(1 / 3)
+    assert figures.rate("in_scope", english=True) == 0.5
+
+
 def test_the_table_has_a_row_per_package_and_the_bars(tiny: PackageSet) -> None:
     text = lopo.render_markdown([lopo.evaluate(tiny)], {"packages": "tiny"})
     assert "| tiny | 2 |" in text
