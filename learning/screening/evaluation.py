@@ -118,16 +118,13 @@ def decide_all(
     for example in examples:
         # As at run time: the screen reads the question alone, with or without a draft selected.
         intent = screen.decide(example.question, intent_model)
-        found = measured[example.question]
-        verdict = answer_model.judge(found, supported=found.top_score > 0)
         # As at run time (assistant/pipeline/policy.py): the intent model's general-chat
         # reading stands unless the package covers the question.
-        overruled = (
-            intent.pattern == GENERAL_CHAT
-            and not intent.rule
-            and verdict.answerable
-            and verdict.probability >= answer_model.covers
-        )
+        overruled = False
+        if intent.pattern == GENERAL_CHAT and not intent.rule and example.question in measured:
+            found = measured[example.question]
+            verdict = answer_model.judge(found, supported=found.top_score > 0)
+            overruled = verdict.answerable and verdict.probability >= answer_model.covers
         if intent.pattern is not None and not overruled:
             decided.append(Decided(example, intent.pattern))
             continue
@@ -136,6 +133,8 @@ def decide_all(
             # (assistant/pipeline/policy.py), answerability does not apply.
             decided.append(Decided(example, ANSWERED))
             continue
+        found = measured[example.question]
+        verdict = answer_model.judge(found, supported=found.top_score > 0)
         decided.append(Decided(example, ANSWERED if verdict.answerable else NO_SUPPORT))
     return decided
 
