@@ -114,11 +114,17 @@ def _threshold(probs: np.ndarray, answerable: np.ndarray) -> float:
     return float(kept[int((1.0 - KEEP_ANSWERABLE) * len(kept))]) if len(kept) else 0.5
 
 
-def out_of_fold(measured: Sequence[Measured]) -> np.ndarray:
+def out_of_fold(
+    measured: Sequence[Measured], labelled: Sequence[Measured] | None = None
+) -> np.ndarray:
+    """Each measured example's probability from weights fitted on every other author's
+    examples (of ``labelled``, when the measured include examples the weights never learn
+    from, such as general chat)."""
+    train = measured if labelled is None else labelled
     probs = np.zeros(len(measured))
     for author in sorted({m.example.author for m in measured}):
         held = [i for i, m in enumerate(measured) if m.example.author == author]
-        weights = _fit([m for m in measured if m.example.author != author])
+        weights = _fit([m for m in train if m.example.author != author])
         probs[held] = _probabilities(weights, [measured[i] for i in held])
     return probs
 
@@ -175,7 +181,7 @@ def choose_covers(
         measured = measure_all(kept, pack)
     else:
         measured = [Measured(e, evidence[e.question]) for e in kept]
-    probs = _out_of_author(measured, [m for m in measured if m.example.category in LABELLED])
+    probs = out_of_fold(measured, [m for m in measured if m.example.category in LABELLED])
     category = np.array([e.category for e in kept])
     return dataclasses.replace(model, covers=best_covers(decided, probs, category, model.threshold))
 
@@ -205,17 +211,6 @@ def best_covers(
         if (score, covers) >= best:
             best = (score, covers)
     return best[1]
-
-
-def _out_of_author(measured: Sequence[Measured], labelled: Sequence[Measured]) -> np.ndarray:
-    """Each measured example's probability from weights fitted on the labelled examples of
-    every other author."""
-    probs = np.zeros(len(measured))
-    for author in sorted({m.example.author for m in measured}):
-        held = [i for i, m in enumerate(measured) if m.example.author == author]
-        weights = _fit([m for m in labelled if m.example.author != author])
-        probs[held] = _probabilities(weights, [measured[i] for i in held])
-    return probs
 
 
 def held_out(measured: Sequence[Measured], author: str) -> answerability.AnswerabilityModel:
